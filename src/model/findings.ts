@@ -1,0 +1,55 @@
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+export interface Subject {
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface Evidence {
+  /** e.g. "Node ip-10-0-1-5.ec2.internal", "ASG tags", "instance-types table", "CA event" */
+  source: string;
+  observed: string;
+  expected?: string;
+}
+
+export interface Finding {
+  checkId: string;
+  severity: Severity;
+  subject: Subject;
+  nodeGroup?: string;
+  /** One sentence, subject first, concrete values, no advice. */
+  message: string;
+  /** The scheduler's own reason string, e.g. "Insufficient cpu". */
+  schedulerReason?: string;
+  /** CA's own reason word, e.g. "max node group size reached", "NotSafeToEvictAnnotation". */
+  caReason?: string;
+  evidence: Evidence[];
+  /** What to change, with a command or manifest snippet where it helps. */
+  remediation?: string;
+  docsUrl: string;
+}
+
+export interface Skipped {
+  checkId: string;
+  reason: string;
+  detail: string;
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+    cmp(a.checkId, b.checkId) ||
+    cmp(a.subject.namespace ?? '', b.subject.namespace ?? '') ||
+    cmp(a.subject.kind, b.subject.kind) ||
+    cmp(a.subject.name, b.subject.name) ||
+    cmp(a.nodeGroup ?? '', b.nodeGroup ?? '') ||
+    cmp(a.message, b.message)
+  );
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

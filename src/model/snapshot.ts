@@ -1,0 +1,115 @@
+import type {
+  AutoScalingGroup,
+  Ec2Image,
+  Ec2InstanceTypeInfo,
+  EksNodegroup,
+  IamEvaluationResult,
+  LaunchConfiguration,
+  LaunchTemplateVersion,
+  ScalingActivity,
+} from './aws.js';
+import type {
+  ConfigMap,
+  DaemonSet,
+  Deployment,
+  Job,
+  KubeEvent,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PriorityClass,
+  ReplicaSet,
+  ServiceAccount,
+  StatefulSet,
+  StorageClass,
+} from './k8s.js';
+
+/** Why a piece of data is missing from the snapshot. */
+export type GapReason = 'forbidden' | 'unauthorized' | 'not-found' | 'throttled' | 'timeout' | 'error' | 'not-provided';
+
+export interface Gap {
+  /** e.g. "poddisruptionbudgets.policy", "autoscaling:DescribeAutoScalingGroups" */
+  resource: string;
+  /** e.g. "cluster scope", "namespace payments" */
+  scope?: string;
+  reason: GapReason;
+  detail: string;
+}
+
+/**
+ * Everything gathered, in upstream shapes. Produced by the offline loader (from files) or the live gatherers
+ * (from the APIs); the two must be interchangeable.
+ */
+export interface RawInputs {
+  pods: Pod[];
+  nodes: Node[];
+  events: KubeEvent[];
+  pdbs: PodDisruptionBudget[];
+  pvcs: PersistentVolumeClaim[];
+  pvs: PersistentVolume[];
+  storageClasses: StorageClass[];
+  replicaSets: ReplicaSet[];
+  deployments: Deployment[];
+  statefulSets: StatefulSet[];
+  daemonSets: DaemonSet[];
+  jobs: Job[];
+  priorityClasses: PriorityClass[];
+  configMaps: ConfigMap[];
+  serviceAccounts: ServiceAccount[];
+  autoScalingGroups: AutoScalingGroup[];
+  launchTemplateVersions: LaunchTemplateVersion[];
+  launchConfigurations: LaunchConfiguration[];
+  /** from describe-instance-types */
+  instanceTypes: Ec2InstanceTypeInfo[];
+  /** from get-instance-types-from-instance-requirements: [{InstanceType}] in API order */
+  instanceTypesFromRequirements: Array<{ InstanceType: string }>;
+  images: Ec2Image[];
+  scalingActivities: ScalingActivity[];
+  iamEvaluationResults: IamEvaluationResult[];
+  eksNodegroups: EksNodegroup[];
+  /** What could not be gathered, and why. */
+  gaps: Gap[];
+  /** Non-fatal notes from gathering (unknown files, ...). */
+  warnings: string[];
+  /** Where the data came from: file paths, or "live: <context>" / "live: aws <region>". */
+  sources: string[];
+  /** Which kinds of data the source could have provided at all (live gathers everything; a dump only what it holds). */
+  provided: Set<DataKind>;
+}
+
+export type DataKind = Exclude<keyof RawInputs, 'gaps' | 'warnings' | 'sources' | 'provided'>;
+
+export const DATA_KINDS: readonly DataKind[] = [
+  'pods',
+  'nodes',
+  'events',
+  'pdbs',
+  'pvcs',
+  'pvs',
+  'storageClasses',
+  'replicaSets',
+  'deployments',
+  'statefulSets',
+  'daemonSets',
+  'jobs',
+  'priorityClasses',
+  'configMaps',
+  'serviceAccounts',
+  'autoScalingGroups',
+  'launchTemplateVersions',
+  'launchConfigurations',
+  'instanceTypes',
+  'instanceTypesFromRequirements',
+  'images',
+  'scalingActivities',
+  'iamEvaluationResults',
+  'eksNodegroups',
+];
+
+export function emptyInputs(): RawInputs {
+  const r: Partial<RawInputs> = { gaps: [], warnings: [], sources: [], provided: new Set() };
+  for (const k of DATA_KINDS) (r as Record<string, unknown>)[k] = [];
+  return r as RawInputs;
+}

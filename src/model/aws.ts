@@ -140,7 +140,11 @@ export interface EksNodegroup {
   clusterName: string;
   nodegroupArn?: string;
   labels?: Record<string, string>;
-  taints?: Array<{ key?: string; value?: string; effect?: 'NO_SCHEDULE' | 'NO_EXECUTE' | 'PREFER_NO_SCHEDULE' | string }>;
+  taints?: Array<{
+    key?: string;
+    value?: string;
+    effect?: 'NO_SCHEDULE' | 'NO_EXECUTE' | 'PREFER_NO_SCHEDULE' | string;
+  }>;
   capacityType?: 'ON_DEMAND' | 'SPOT' | string;
   amiType?: string;
   diskSize?: number;

@@ -208,7 +208,12 @@ export interface Node extends KubeObject {
     capacity?: ResourceMap;
     allocatable?: ResourceMap;
     conditions?: NodeCondition[];
-    nodeInfo?: { kubeletVersion?: string; architecture?: string; operatingSystem?: string; [k: string]: unknown };
+    nodeInfo?: {
+      kubeletVersion?: string;
+      architecture?: string;
+      operatingSystem?: string;
+      [k: string]: unknown;
+    };
     [k: string]: unknown;
   };
 }

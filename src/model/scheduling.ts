@@ -20,7 +20,12 @@ export interface NodeInfo {
  * Status codes of a Filter plugin, as kube-scheduler's framework.Code, plus NotEvaluated: casdoctor could not
  * evaluate the plugin (missing data). NotEvaluated is never a pass.
  */
-export type FilterCode = 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable' | 'Error' | 'NotEvaluated';
+export type FilterCode =
+  | 'Success'
+  | 'Unschedulable'
+  | 'UnschedulableAndUnresolvable'
+  | 'Error'
+  | 'NotEvaluated';
 
 export interface FilterStatus {
   /** kube-scheduler plugin name, e.g. "NodeResourcesFit", "TaintToleration" */

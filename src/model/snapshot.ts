@@ -27,7 +27,14 @@ import type {
 } from './k8s.js';
 
 /** Why a piece of data is missing from the snapshot. */
-export type GapReason = 'forbidden' | 'unauthorized' | 'not-found' | 'throttled' | 'timeout' | 'error' | 'not-provided';
+export type GapReason =
+  | 'forbidden'
+  | 'unauthorized'
+  | 'not-found'
+  | 'throttled'
+  | 'timeout'
+  | 'error'
+  | 'not-provided';
 
 export interface Gap {
   /** e.g. "poddisruptionbudgets.policy", "autoscaling:DescribeAutoScalingGroups" */

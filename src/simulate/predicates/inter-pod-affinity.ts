@@ -1,0 +1,297 @@
+/**
+ * kube-scheduler InterPodAffinity Filter (pkg/scheduler/framework/plugins/interpodaffinity/filtering.go), required
+ * terms only. Checks, in upstream order: the pod's affinity (every term needs a matching pod in the node's domain,
+ * unless no pod anywhere matches and the pod matches its own terms), the pod's anti-affinity, and existing pods'
+ * anti-affinity against the pod.
+ *
+ * Terms select namespaces per upstream: `namespaces`, plus `namespaceSelector` ({} = all namespaces); neither set
+ * means the owning pod's namespace. A non-empty namespaceSelector needs view.namespaceLabels; without it the plugin
+ * is NotEvaluated where the answer depends on it. A candidate node missing from view.nodeInfos (CA's template node)
+ * contributes its own pods, as CA adds it to its snapshot.
+ */
+import type { LabelSelectorRequirement, Pod, PodAffinityTerm } from '../../model/k8s.js';
+import type { ClusterView, FilterStatus, NodeInfo } from '../../model/scheduling.js';
+import { type CompiledSelector, compileLabelSelector, describeLabelSelector } from './labels.js';
+import { failure, memoByView, memoByViewAndPod, notEvaluated, podKey, success } from './status.js';
+
+export const INTER_POD_AFFINITY = 'InterPodAffinity';
+export const REASON_POD_AFFINITY = "node(s) didn't match pod affinity rules";
+export const REASON_POD_ANTI_AFFINITY = "node(s) didn't match pod anti-affinity rules";
+export const REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules";
+
+interface Term {
+  raw: PodAffinityTerm;
+  topologyKey: string;
+  selector: CompiledSelector;
+  namespaces: Set<string>;
+  /** undefined when the term has no namespaceSelector (labels.Nothing()) */
+  nsSelector?: CompiledSelector;
+}
+
+type Match = 'yes' | 'no' | 'unknown';
+
+function buildTerms(owner: Pod, terms: PodAffinityTerm[] | undefined): Term[] {
+  const ownerLabels = owner.metadata.labels ?? {};
+  const ownerNs = owner.metadata.namespace ?? 'default';
+  return (terms ?? []).map((t) => {
+    // matchLabelKeys / mismatchLabelKeys fold into the selector (the API server does this on create since 1.33)
+    const extra: LabelSelectorRequirement[] = [];
+    for (const k of t.matchLabelKeys ?? []) {
+      if (Object.hasOwn(ownerLabels, k)) extra.push({ key: k, operator: 'In', values: [ownerLabels[k]] });
+    }
+    for (const k of t.mismatchLabelKeys ?? []) {
+      if (Object.hasOwn(ownerLabels, k)) extra.push({ key: k, operator: 'NotIn', values: [ownerLabels[k]] });
+    }
+    const noNamespaces = (t.namespaces?.length ?? 0) === 0 && !t.namespaceSelector;
+    return {
+      raw: t,
+      topologyKey: t.topologyKey,
+      selector: compileLabelSelector(t.labelSelector, extra),
+      namespaces: new Set(noNamespaces ? [ownerNs] : (t.namespaces ?? [])),
+      nsSelector: t.namespaceSelector ? compileLabelSelector(t.namespaceSelector) : undefined,
+    };
+  });
+}
+
+/** AffinityTerm.Matches: namespace selected, then labelSelector. */
+function termMatches(term: Term, pod: Pod, view: ClusterView): Match {
+  const ns = pod.metadata.namespace ?? 'default';
+  let nsMatch: Match = term.namespaces.has(ns) ? 'yes' : 'no';
+  if (nsMatch === 'no' && term.nsSelector) {
+    if (term.nsSelector.empty) nsMatch = 'yes';
+    else if (view.namespaceLabels)
+      nsMatch = term.nsSelector.matches(view.namespaceLabels.get(ns)) ? 'yes' : 'no';
+    else nsMatch = term.nsSelector.valid ? 'unknown' : 'no';
+  }
+  if (nsMatch === 'no') return 'no';
+  if (!term.selector.matches(pod.metadata.labels)) return 'no';
+  return nsMatch;
+}
+
+function allTermsMatch(terms: Term[], pod: Pod, view: ClusterView): boolean {
+  return terms.length > 0 && terms.every((t) => termMatches(t, pod, view) === 'yes');
+}
+
+function pair(key: string, value: string): string {
+  return `${key}\u0000${value}`;
+}
+
+interface Tally {
+  count: number;
+  example: string;
+}
+
+function bump(m: Map<string, Tally>, key: string, example: string): void {
+  const t = m.get(key);
+  if (t) t.count++;
+  else m.set(key, { count: 1, example });
+}
+
+interface ExistingAnti {
+  pod: Pod;
+  nodeInfo: NodeInfo;
+  terms: Term[];
+}
+
+/** Pods on view nodes with required anti-affinity (NodeInfo.PodsWithRequiredAntiAffinity), once per view. */
+const existingAntiPods = memoByView((view: ClusterView): ExistingAnti[] => {
+  const out: ExistingAnti[] = [];
+  for (const ni of view.nodeInfos) {
+    for (const p of ni.pods) {
+      const raw = p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+      if (raw && raw.length > 0) out.push({ pod: p, nodeInfo: ni, terms: buildTerms(p, raw) });
+    }
+  }
+  return out;
+});
+
+const nodeNamesOf = memoByView(
+  (view: ClusterView) => new Set(view.nodeInfos.map((ni) => ni.node.metadata.name)),
+);
+
+interface AffinityState {
+  affinity: Term[];
+  anti: Term[];
+  /** incoming terms need namespace labels we do not have */
+  needsNamespaceLabels: boolean;
+  affinityCounts: Map<string, Tally>;
+  antiCounts: Map<string, Tally>;
+  existingAnti: Map<string, Tally>;
+  existingAntiUnknown: Map<string, Tally>;
+}
+
+function addIncomingCounts(state: AffinityState, ni: NodeInfo, view: ClusterView): void {
+  const labels = ni.node.metadata.labels ?? {};
+  for (const existing of ni.pods) {
+    if (allTermsMatch(state.affinity, existing, view)) {
+      for (const t of state.affinity) {
+        if (Object.hasOwn(labels, t.topologyKey)) {
+          bump(state.affinityCounts, pair(t.topologyKey, labels[t.topologyKey]), podKey(existing));
+        }
+      }
+    }
+    for (const t of state.anti) {
+      if (termMatches(t, existing, view) === 'yes' && Object.hasOwn(labels, t.topologyKey)) {
+        bump(state.antiCounts, pair(t.topologyKey, labels[t.topologyKey]), podKey(existing));
+      }
+    }
+  }
+}
+
+function addExistingAnti(state: AffinityState, incoming: Pod, entry: ExistingAnti, view: ClusterView): void {
+  const labels = entry.nodeInfo.node.metadata.labels ?? {};
+  for (const t of entry.terms) {
+    const m = termMatches(t, incoming, view);
+    if (m === 'no' || !Object.hasOwn(labels, t.topologyKey)) continue;
+    const key = pair(t.topologyKey, labels[t.topologyKey]);
+    const example = `${podKey(entry.pod)} on node ${entry.nodeInfo.node.metadata.name}`;
+    bump(m === 'yes' ? state.existingAnti : state.existingAntiUnknown, key, example);
+  }
+}
+
+const affinityState = memoByViewAndPod((pod: Pod, view: ClusterView): AffinityState => {
+  const affinity = buildTerms(
+    pod,
+    pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+  );
+  const anti = buildTerms(
+    pod,
+    pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+  );
+  const needsNamespaceLabels =
+    !view.namespaceLabels && [...affinity, ...anti].some((t) => t.nsSelector && !t.nsSelector.empty);
+  const state: AffinityState = {
+    affinity,
+    anti,
+    needsNamespaceLabels,
+    affinityCounts: new Map(),
+    antiCounts: new Map(),
+    existingAnti: new Map(),
+    existingAntiUnknown: new Map(),
+  };
+  if (affinity.length > 0 || anti.length > 0)
+    for (const ni of view.nodeInfos) addIncomingCounts(state, ni, view);
+  for (const entry of existingAntiPods(view)) addExistingAnti(state, pod, entry, view);
+  return state;
+});
+
+/** The state including a candidate node that is not part of the view (its own pods count too). */
+function stateWithCandidate(
+  state: AffinityState,
+  pod: Pod,
+  nodeInfo: NodeInfo,
+  view: ClusterView,
+): AffinityState {
+  const copy: AffinityState = {
+    ...state,
+    affinityCounts: new Map([...state.affinityCounts].map(([k, v]) => [k, { ...v }])),
+    antiCounts: new Map([...state.antiCounts].map(([k, v]) => [k, { ...v }])),
+    existingAnti: new Map([...state.existingAnti].map(([k, v]) => [k, { ...v }])),
+    existingAntiUnknown: new Map([...state.existingAntiUnknown].map(([k, v]) => [k, { ...v }])),
+  };
+  if (copy.affinity.length > 0 || copy.anti.length > 0) addIncomingCounts(copy, nodeInfo, view);
+  for (const p of nodeInfo.pods) {
+    const raw = p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    if (raw && raw.length > 0)
+      addExistingAnti(copy, pod, { pod: p, nodeInfo, terms: buildTerms(p, raw) }, view);
+  }
+  return copy;
+}
+
+function describeTerm(t: Term): string {
+  return `topologyKey ${t.topologyKey}, selector ${describeLabelSelector(t.raw.labelSelector)}`;
+}
+
+export function interPodAffinity(pod: Pod, nodeInfo: NodeInfo, view: ClusterView): FilterStatus {
+  let state = affinityState(pod, view);
+  const invalid = [...state.affinity, ...state.anti].find((t) => !t.selector.valid);
+  if (invalid) {
+    // upstream PreFilter fails with the selector parse error; the pod cannot be scheduled anywhere
+    return failure(INTER_POD_AFFINITY, 'Error', [
+      `invalid labelSelector in pod affinity term: ${describeLabelSelector(invalid.raw.labelSelector)}`,
+    ]);
+  }
+  if (state.needsNamespaceLabels) {
+    return notEvaluated(INTER_POD_AFFINITY, [
+      "namespace labels were not gathered; the pod's affinity terms use a namespaceSelector",
+    ]);
+  }
+  const node = nodeInfo.node;
+  if (!nodeNamesOf(view).has(node.metadata.name)) state = stateWithCandidate(state, pod, nodeInfo, view);
+  const labels = node.metadata.labels ?? {};
+
+  // satisfyPodAffinity
+  let podsExist = true;
+  for (const t of state.affinity) {
+    if (!Object.hasOwn(labels, t.topologyKey)) {
+      return failure(
+        INTER_POD_AFFINITY,
+        'UnschedulableAndUnresolvable',
+        [REASON_POD_AFFINITY],
+        [`node ${node.metadata.name} has no label ${t.topologyKey} (pod affinity term: ${describeTerm(t)})`],
+      );
+    }
+    if ((state.affinityCounts.get(pair(t.topologyKey, labels[t.topologyKey]))?.count ?? 0) <= 0)
+      podsExist = false;
+  }
+  // upstream special case: the first pod of a group with affinity to itself may go anywhere
+  if (!podsExist && !(state.affinityCounts.size === 0 && allTermsMatch(state.affinity, pod, view))) {
+    const missing = state.affinity.filter(
+      (t) => (state.affinityCounts.get(pair(t.topologyKey, labels[t.topologyKey]))?.count ?? 0) <= 0,
+    );
+    return failure(
+      INTER_POD_AFFINITY,
+      'UnschedulableAndUnresolvable',
+      [REASON_POD_AFFINITY],
+      missing.map(
+        (t) =>
+          `no pod matching all affinity terms runs in ${t.topologyKey}=${labels[t.topologyKey]} (term: ${describeTerm(t)})`,
+      ),
+    );
+  }
+
+  // satisfyPodAntiAffinity
+  if (state.antiCounts.size > 0) {
+    for (const t of state.anti) {
+      if (!Object.hasOwn(labels, t.topologyKey)) continue;
+      const tally = state.antiCounts.get(pair(t.topologyKey, labels[t.topologyKey]));
+      if (tally && tally.count > 0) {
+        return failure(
+          INTER_POD_AFFINITY,
+          'Unschedulable',
+          [REASON_POD_ANTI_AFFINITY],
+          [
+            `${tally.count} pod(s) in ${t.topologyKey}=${labels[t.topologyKey]} match the pod's anti-affinity term (${describeTerm(t)}), e.g. ${tally.example}`,
+          ],
+        );
+      }
+    }
+  }
+
+  // satisfyExistingPodsAntiAffinity
+  if (state.existingAnti.size > 0 || state.existingAntiUnknown.size > 0) {
+    let unknown: { key: string; tally: Tally } | undefined;
+    for (const [k, v] of Object.entries(labels)) {
+      const key = pair(k, v);
+      const tally = state.existingAnti.get(key);
+      if (tally && tally.count > 0) {
+        return failure(
+          INTER_POD_AFFINITY,
+          'Unschedulable',
+          [REASON_EXISTING_ANTI_AFFINITY],
+          [
+            `pod ${tally.example} has required anti-affinity (${k}) against this pod; node ${node.metadata.name} is in ${k}=${v}`,
+          ],
+        );
+      }
+      const maybe = state.existingAntiUnknown.get(key);
+      if (maybe && !unknown) unknown = { key: `${k}=${v}`, tally: maybe };
+    }
+    if (unknown) {
+      return notEvaluated(INTER_POD_AFFINITY, [
+        `namespace labels were not gathered; anti-affinity of pod ${unknown.tally.example} (${unknown.key}) uses a namespaceSelector`,
+      ]);
+    }
+  }
+  return success(INTER_POD_AFFINITY);
+}

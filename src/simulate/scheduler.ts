@@ -1,0 +1,322 @@
+/**
+ * The kube-scheduler Filter pass over our predicates (pkg/scheduler/framework/runtime/framework.go
+ * RunPreFilterPlugins / RunFilterPlugins) and the "0/N nodes are available" message (framework/types.go
+ * FitError.Error()). CA runs the same pass against template nodes (simulator/clustersnapshot/predicate/plugin_runner.go).
+ */
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../model/k8s.js';
+import type { ClusterView, FilterStatus, NodeInfo, PredicateResult } from '../model/scheduling.js';
+import { INTER_POD_AFFINITY, interPodAffinity } from './predicates/inter-pod-affinity.js';
+import { NODE_AFFINITY, nodeAffinity } from './predicates/node-affinity.js';
+import { NODE_NAME, nodeName } from './predicates/node-name.js';
+import { NODE_PORTS, nodePorts } from './predicates/node-ports.js';
+import { NODE_RESOURCES_FIT, nodeResourcesFit } from './predicates/node-resources-fit.js';
+import { NODE_UNSCHEDULABLE, nodeUnschedulable } from './predicates/node-unschedulable.js';
+import { POD_TOPOLOGY_SPREAD, podTopologySpread } from './predicates/pod-topology-spread.js';
+import {
+  REASON_UNTOLERATED_TAINT_REDACTED,
+  TAINT_TOLERATION,
+  taintToleration,
+} from './predicates/taint-toleration.js';
+import { VOLUME_BINDING, volumeBinding, volumeBindingPreFilter } from './predicates/volume-binding.js';
+import { VOLUME_ZONE, volumeZone } from './predicates/volume-zone.js';
+import { nodeInfoFor } from './resources.js';
+
+export type FilterFn = (pod: Pod, nodeInfo: NodeInfo, view: ClusterView) => FilterStatus;
+
+export interface FilterPlugin {
+  name: string;
+  filter: FilterFn;
+  /** Node-independent rejection checked before any Filter (the plugin's PreFilter). */
+  preFilter?: (pod: Pod, view: ClusterView) => FilterStatus;
+}
+
+/** Our Filter plugins in kube-scheduler's default order (pkg/scheduler/apis/config/v1/default_plugins.go). */
+export const FILTER_PLUGINS: readonly FilterPlugin[] = [
+  { name: NODE_UNSCHEDULABLE, filter: nodeUnschedulable },
+  { name: NODE_NAME, filter: nodeName },
+  { name: TAINT_TOLERATION, filter: taintToleration },
+  { name: NODE_AFFINITY, filter: nodeAffinity },
+  { name: NODE_PORTS, filter: nodePorts },
+  { name: NODE_RESOURCES_FIT, filter: nodeResourcesFit },
+  { name: VOLUME_BINDING, filter: volumeBinding, preFilter: volumeBindingPreFilter },
+  { name: VOLUME_ZONE, filter: volumeZone },
+  { name: POD_TOPOLOGY_SPREAD, filter: podTopologySpread },
+  { name: INTER_POD_AFFINITY, filter: interPodAffinity },
+];
+
+export const DEFAULT_FILTER_ORDER: readonly string[] = FILTER_PLUGINS.map((p) => p.name);
+
+export interface RunFiltersOptions {
+  /** Plugin names to run (kept in default order); default all. Mirrors a --scheduler-config-file that disables some. */
+  plugins?: readonly string[];
+  /**
+   * TaintToleration's reason: "with-taint" ("node(s) had untolerated taint {k: v}", kube-scheduler before
+   * kubernetes#134740) or "redacted" ("node(s) had untolerated taint(s)", 1.35+ and patch releases from Nov 2025).
+   */
+  taintReason?: 'with-taint' | 'redacted';
+}
+
+function selectedPlugins(options?: RunFiltersOptions): readonly FilterPlugin[] {
+  if (!options?.plugins) return FILTER_PLUGINS;
+  const wanted = new Set(options.plugins);
+  return FILTER_PLUGINS.filter((p) => wanted.has(p.name));
+}
+
+function isRejection(s: FilterStatus): boolean {
+  return s.code !== 'Success' && s.code !== 'NotEvaluated';
+}
+
+function styled(s: FilterStatus, options?: RunFiltersOptions): FilterStatus {
+  if (options?.taintReason === 'redacted' && s.plugin === TAINT_TOLERATION && isRejection(s)) {
+    return { ...s, reasons: [REASON_UNTOLERATED_TAINT_REDACTED] };
+  }
+  return s;
+}
+
+export interface PreFilterResult {
+  /** The first PreFilter rejection: the pod fits no node, whatever the node. */
+  failure?: FilterStatus;
+  notEvaluated: FilterStatus[];
+}
+
+/** Runs the node-independent PreFilter checks (VolumeBinding's: missing PVCs, unbound immediate claims). */
+export function runPreFilters(pod: Pod, view: ClusterView, options?: RunFiltersOptions): PreFilterResult {
+  const notEvaluated: FilterStatus[] = [];
+  for (const plugin of selectedPlugins(options)) {
+    if (!plugin.preFilter) continue;
+    const s = plugin.preFilter(pod, view);
+    if (s.code === 'NotEvaluated') notEvaluated.push(s);
+    else if (s.code !== 'Success') return { failure: s, notEvaluated };
+  }
+  return { notEvaluated };
+}
+
+/**
+ * PreFilter, then Filter plugins in order, stopping at the first rejection like the scheduler. NotEvaluated
+ * statuses are collected and evaluation continues; `fits` is true only if every plugin passed.
+ */
+export function runFilters(
+  pod: Pod,
+  nodeInfo: NodeInfo,
+  view: ClusterView,
+  options?: RunFiltersOptions,
+): PredicateResult {
+  const pre = runPreFilters(pod, view, options);
+  if (pre.failure) return { fits: false, failure: pre.failure, notEvaluated: pre.notEvaluated };
+  const notEvaluated = [...pre.notEvaluated];
+  for (const plugin of selectedPlugins(options)) {
+    const s = plugin.filter(pod, nodeInfo, view);
+    if (s.code === 'Success') continue;
+    if (s.code === 'NotEvaluated') {
+      if (!notEvaluated.some((n) => n.plugin === s.plugin)) notEvaluated.push(s);
+      continue;
+    }
+    return { fits: false, failure: styled(s, options), notEvaluated };
+  }
+  return { fits: notEvaluated.length === 0, notEvaluated };
+}
+
+export interface AllFiltersResult {
+  /** Every rejecting plugin in scheduler order; failures[0] is what the scheduler (and CA) would report. */
+  failures: FilterStatus[];
+  notEvaluated: FilterStatus[];
+}
+
+/**
+ * Like runFilters but without stopping at the first rejection: every plugin's verdict, for explaining all that
+ * would have to change. A PreFilter rejection comes first; each plugin, and each reason, appears at most once.
+ */
+export function evaluateAllFilters(
+  pod: Pod,
+  nodeInfo: NodeInfo,
+  view: ClusterView,
+  options?: RunFiltersOptions,
+): AllFiltersResult {
+  const pre = runPreFilters(pod, view, options);
+  const failures: FilterStatus[] = pre.failure ? [pre.failure] : [];
+  const notEvaluated = [...pre.notEvaluated];
+  const seen = (list: FilterStatus[], s: FilterStatus) => list.some((x) => x.plugin === s.plugin);
+  for (const plugin of selectedPlugins(options)) {
+    const s = plugin.filter(pod, nodeInfo, view);
+    if (s.code === 'Success') continue;
+    if (s.code === 'NotEvaluated') {
+      if (!seen(notEvaluated, s)) notEvaluated.push(s);
+    } else if (!seen(failures, s) && !s.reasons.every((r) => failures.some((f) => f.reasons.includes(r)))) {
+      // VolumeZone repeats VolumeBinding's PreFilter reason for a missing claim: one root cause, listed once
+      failures.push(styled(s, options));
+    }
+  }
+  return { failures, notEvaluated };
+}
+
+export interface NodeExplanation {
+  name: string;
+  fits: boolean;
+  /** The scheduler's reasons for this node (empty when it fits or could not be evaluated). */
+  reasons: string[];
+  result: PredicateResult;
+}
+
+export interface Explanation {
+  /**
+   * kube-scheduler's FitError text when no node fits ("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had
+   * untolerated taint {a: b}."), without the preemption suffix; "" when some node fits.
+   */
+  message: string;
+  nodes: NodeExplanation[];
+  /** Names of the nodes the pod fits on, in view order. */
+  fittingNodes: string[];
+  /** Set when a PreFilter rejected the pod on every node. */
+  preFilterFailure?: FilterStatus;
+}
+
+/** Histogram entry casdoctor adds for nodes it could not evaluate (never a scheduler reason). */
+export function notEvaluatedReason(plugins: string[]): string {
+  return `node(s) could not be evaluated (${plugins.join('/')})`;
+}
+
+/** Formats FitError.Error(): "0/N nodes are available: [<preFilterMsg>.] [<sorted histogram>.] [<postFilterMsg>]". */
+export function formatFitError(
+  numAllNodes: number,
+  reasonsPerNode: Iterable<readonly string[]>,
+  extra: { preFilterMsg?: string; postFilterMsg?: string } = {},
+): string {
+  let msg = `0/${numAllNodes} nodes are available:`;
+  if (extra.preFilterMsg) {
+    msg += ` ${extra.preFilterMsg}.`;
+  } else {
+    const histogram = new Map<string, number>();
+    for (const reasons of reasonsPerNode)
+      for (const r of reasons) histogram.set(r, (histogram.get(r) ?? 0) + 1);
+    // sort.Strings on "<count> <reason>": byte order, so "10 x" sorts before "2 y"
+    const parts = [...histogram].map(([r, n]) => `${n} ${r}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (parts.length > 0) msg += ` ${parts.join(', ')}.`;
+  }
+  if (extra.postFilterMsg) msg += ` ${extra.postFilterMsg}`;
+  return msg;
+}
+
+export interface ParsedFitError {
+  numAllNodes: number;
+  preFilterMsg?: string;
+  /** reason -> number of nodes */
+  reasons: Map<string, number>;
+  /** e.g. "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." */
+  postFilterMsg?: string;
+}
+
+/** Best-effort parse of a FailedScheduling / PodScheduled message produced by FitError.Error(). */
+export function parseFitError(message: string): ParsedFitError | undefined {
+  const m = /^0\/(\d+) nodes are available: ?(.*)$/s.exec(message.trim());
+  if (!m) return undefined;
+  const out: ParsedFitError = { numAllNodes: Number(m[1]), reasons: new Map() };
+  let rest = m[2];
+  const cut = rest.indexOf('. ');
+  let first = cut === -1 ? rest : rest.slice(0, cut);
+  rest = cut === -1 ? '' : rest.slice(cut + 2).trim();
+  if (cut === -1 && first.endsWith('.')) first = first.slice(0, -1);
+  if (/^\d+ /.test(first)) {
+    for (const part of first.split(/, (?=\d+ )/)) {
+      const pm = /^(\d+) (.*)$/s.exec(part);
+      if (pm) out.reasons.set(pm[2], (out.reasons.get(pm[2]) ?? 0) + Number(pm[1]));
+    }
+  } else if (first) {
+    out.preFilterMsg = first;
+  }
+  if (rest) out.postFilterMsg = rest;
+  return out;
+}
+
+/** Maps every historical TaintToleration reason to the current redacted one, for comparing with live events. */
+export function normalizeSchedulerReason(reason: string): string {
+  if (/^node\(s\) had untolerated taint \{.*\}$/s.test(reason)) return REASON_UNTOLERATED_TAINT_REDACTED;
+  if (/^node\(s\) had taints? .*that the pod didn't tolerate$/s.test(reason))
+    return REASON_UNTOLERATED_TAINT_REDACTED;
+  return reason;
+}
+
+/**
+ * Runs the filters against every node of the view and reproduces the scheduler's FitError message.
+ * Nodes that could not be fully evaluated count as not fitting and appear in the histogram under
+ * notEvaluatedReason(...), so the counts add up to N.
+ */
+export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFiltersOptions): Explanation {
+  const total = view.nodeInfos.length;
+  if (total === 0) return { message: 'no nodes available to schedule pods', nodes: [], fittingNodes: [] };
+  const pre = runPreFilters(pod, view, options);
+  if (pre.failure) {
+    const failure = pre.failure;
+    const nodes = view.nodeInfos.map((ni) => ({
+      name: ni.node.metadata.name ?? '',
+      fits: false,
+      reasons: failure.reasons,
+      result: { fits: false, failure, notEvaluated: pre.notEvaluated },
+    }));
+    return {
+      message: formatFitError(total, [], { preFilterMsg: failure.reasons.join(', ') }),
+      nodes,
+      fittingNodes: [],
+      preFilterFailure: failure,
+    };
+  }
+  const nodes: NodeExplanation[] = [];
+  const fittingNodes: string[] = [];
+  const histogramInput: string[][] = [];
+  for (const ni of view.nodeInfos) {
+    const result = runFilters(pod, ni, view, options);
+    const name = ni.node.metadata.name ?? '';
+    const reasons = result.failure?.reasons ?? [];
+    nodes.push({ name, fits: result.fits, reasons, result });
+    if (result.fits) fittingNodes.push(name);
+    else if (result.failure) histogramInput.push(reasons);
+    else histogramInput.push([notEvaluatedReason(result.notEvaluated.map((s) => s.plugin))]);
+  }
+  const message = fittingNodes.length > 0 ? '' : formatFitError(total, histogramInput);
+  return { message, nodes, fittingNodes };
+}
+
+export interface ClusterViewInput {
+  nodes: Node[];
+  pods: Pod[];
+  pvcs?: PersistentVolumeClaim[];
+  pvs?: PersistentVolume[];
+  storageClasses?: StorageClass[];
+  /** Which kinds were gathered; defaults to "the array was given". */
+  has?: Partial<ClusterView['has']>;
+  namespaceLabels?: Map<string, Record<string, string>>;
+}
+
+/** A pod the scheduler's cache holds on a node: assigned and not terminal (its informer drops Succeeded/Failed). */
+export function isAssignedActivePod(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return Boolean(pod.spec?.nodeName) && phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+/** Builds the view: pods indexed by spec.nodeName in one pass; pods on unknown nodes are dropped. */
+export function buildClusterView(input: ClusterViewInput): ClusterView {
+  const byNode = new Map<string, Pod[]>();
+  for (const n of input.nodes) byNode.set(n.metadata.name ?? '', []);
+  for (const p of input.pods) {
+    if (!isAssignedActivePod(p)) continue;
+    byNode.get(p.spec.nodeName!)?.push(p);
+  }
+  const nodeInfos = input.nodes.map((n) => nodeInfoFor(n, byNode.get(n.metadata.name ?? '') ?? []));
+  const pvcs = new Map<string, PersistentVolumeClaim>();
+  for (const c of input.pvcs ?? []) pvcs.set(`${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c);
+  const pvs = new Map<string, PersistentVolume>();
+  for (const v of input.pvs ?? []) pvs.set(v.metadata.name ?? '', v);
+  const storageClasses = new Map<string, StorageClass>();
+  for (const s of input.storageClasses ?? []) storageClasses.set(s.metadata.name ?? '', s);
+  return {
+    nodeInfos,
+    pvcs,
+    pvs,
+    storageClasses,
+    namespaceLabels: input.namespaceLabels,
+    has: {
+      pvcs: input.has?.pvcs ?? input.pvcs !== undefined,
+      pvs: input.has?.pvs ?? input.pvs !== undefined,
+      storageClasses: input.has?.storageClasses ?? input.storageClasses !== undefined,
+    },
+  };
+}

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = process.argv[2] ?? join(root, '..', 'shared', 'data', 'ec2-instance-types.tsv');
-const lines = readFileSync(source, 'utf8').split('\n').filter((l) => l.trim() !== '');
+const lines = readFileSync(source, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
 const header = lines.shift().split('\t');
 const expected = ['instanceType', 'vcpu', 'memoryMiB', 'gpu', 'architecture', 'maxPods'];
 if (header.join() !== expected.join()) {
@@ -26,7 +28,8 @@ for (const line of lines) {
   };
 }
 const out = {
-  source: 'kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/ec2_instance_types.go (static list last updated 2026-01-22) + awslabs/amazon-eks-ami eni-max-pods.txt, via shared/data/ec2-instance-types.tsv',
+  source:
+    'kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/ec2_instance_types.go (static list last updated 2026-01-22) + awslabs/amazon-eks-ami eni-max-pods.txt, via shared/data/ec2-instance-types.tsv',
   sourceFile: relative(root, source).split('\\').join('/'),
   staticListLastUpdateTime: '2026-01-22',
   generatedAt: new Date().toISOString().slice(0, 10),

@@ -1,0 +1,49 @@
+import { defineCheck } from './define-check.js';
+
+export default defineCheck({
+  meta: {
+    id: 'ca-config-invalid',
+    title: 'Cluster Autoscaler flags CA would reject',
+    summary:
+      'A flag CA fails to start with: unknown flag, bad value, malformed --nodes or --node-group-auto-discovery.',
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['deployments'],
+    messages: {
+      invalid: 'CA Deployment {deployment} has a flag CA {version} rejects: {error}.',
+      unknown:
+        'CA Deployment {deployment} passes {flag}, which CA {version} does not know; CA exits with "unknown flag".',
+    },
+    upstream: 'cluster-autoscaler config/flags/flags.go; config/dynamic/node_group_spec.go',
+  },
+  run(ctx) {
+    const ca = ctx.analysis.ca;
+    if (!ca.found) return;
+    const deployment = `${ca.deployment?.namespace ?? ''}/${ca.deployment?.name ?? ''}`;
+    const version = ca.version.version ?? `1.${ca.version.minor}`;
+    const subject = {
+      kind: 'Deployment',
+      name: ca.deployment?.name ?? 'cluster-autoscaler',
+      namespace: ca.deployment?.namespace,
+    };
+    for (const error of ca.errors) {
+      ctx.report({
+        messageId: 'invalid',
+        data: { deployment, version, error },
+        subject,
+        evidence: [{ source: 'CA container args', observed: ca.deploymentArgs.join(' ') }],
+        remediation:
+          'Fix the flag on the Deployment; check the CA pod logs (kubectl logs -n kube-system deploy/cluster-autoscaler) for the start-up error.',
+      });
+    }
+    for (const flag of ca.unknownFlags) {
+      ctx.report({
+        messageId: 'unknown',
+        data: { deployment, version, flag },
+        subject,
+        evidence: [{ source: 'CA container args', observed: flag }],
+        remediation: 'Remove the flag, or upgrade CA to a version that has it.',
+      });
+    }
+  },
+});

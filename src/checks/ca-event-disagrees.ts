@@ -1,0 +1,127 @@
+import { formatDurationShort } from '../model/duration.js';
+import type { PodAnalysis } from '../simulate/why-pending.js';
+import { defineCheck } from './define-check.js';
+import { pendingAnalyses, podSubject } from './support.js';
+
+/** The NotTriggerScaleUp reason set CA would print now, per casdoctor: reason -> number of node groups. */
+export function expectedCaReasons(p: PodAnalysis, simulateSkipped: boolean): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const g of p.groups) {
+    if (!g.group.discovered || g.fits) continue;
+    let reasons: string[];
+    if (g.skip) {
+      // --scaleup-simulation-for-skipped-node-groups-enabled (1.36+): skipped groups listed only when they'd fit
+      if (simulateSkipped && (g.failures.length > 0 || !g.template.node))
+        reasons = g.failures[0]?.reasons ?? [];
+      else reasons = [g.skip.reason];
+    } else if (g.failures[0]) reasons = g.failures[0].reasons;
+    else continue;
+    for (const r of new Set(reasons)) out[r] = (out[r] ?? 0) + 1;
+  }
+  return out;
+}
+
+function fmt(r: Record<string, number>): string {
+  return Object.entries(r)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
+}
+
+export default defineCheck({
+  meta: {
+    id: 'ca-event-disagrees',
+    title: "CA's last event on the pod differs from casdoctor's computation",
+    summary:
+      "CA's NotTriggerScaleUp / TriggeredScaleUp event tells another story than the snapshot: something changed, or CA sees a different template.",
+    severity: 'info',
+    commands: ['why-pending'],
+    requires: ['pods', 'events', 'autoScalingGroups'],
+    messages: {
+      saidNoButFits:
+        'Pod {pod}: CA said "{event}" {age} ago, but casdoctor finds that {groups} can host it now.',
+      saidYesButBlocked:
+        'Pod {pod}: CA triggered a scale-up ({event}) {age} ago, but casdoctor finds no node group can host it now.',
+      reasonsDiffer: "Pod {pod}: CA's reasons ({caReasons}) differ from casdoctor's ({ours}).",
+    },
+    upstream:
+      'cluster-autoscaler processors/status/eventing_scale_up_processor.go; utils/kubernetes/factory.go (event rate limit)',
+  },
+  run(ctx) {
+    const a = ctx.analysis;
+    const simulateSkipped = a.ca.flags.scaleupSimulationForSkippedNodeGroupsEnabled.value === true;
+    for (const p of pendingAnalyses(a)) {
+      const ev = p.caEvent;
+      if (!ev) continue;
+      const v = p.report.verdict;
+      if (v !== 'scale-up' && v !== 'no-scale-up') continue;
+      const age = ev.time ? formatDurationShort(a.now.getTime() - ev.time.getTime()) : 'some time';
+      const pod = `${p.report.namespace}/${p.report.name}`;
+      const why = [
+        'CA emits at most one event per pod and reason every 5 minutes, so the event can describe an older state.',
+        'CA keeps the template of the last healthy node of a group until it restarts; casdoctor builds it from the snapshot.',
+        'Something changed since: a group was resized, tagged or backed off, or CA was reconfigured.',
+      ];
+      if (ev.reason === 'NotTriggerScaleUp' && v === 'scale-up') {
+        ctx.report({
+          messageId: 'saidNoButFits',
+          severity: 'warning',
+          data: {
+            pod,
+            event: ev.message,
+            age,
+            groups: p.groups
+              .filter((g) => g.fits)
+              .map((g) => g.group.name)
+              .join(', '),
+          },
+          subject: podSubject(p.pod),
+          caReason: 'NotTriggerScaleUp',
+          evidence: [
+            { source: 'CA event', observed: ev.message },
+            { source: 'casdoctor', observed: p.report.summary },
+          ],
+          remediation: `${why.join(' ')} Watch for the next CA event: kubectl get events -n ${p.report.namespace} --field-selector involvedObject.name=${p.report.name}`,
+        });
+        continue;
+      }
+      if (ev.reason === 'TriggeredScaleUp' && v === 'no-scale-up') {
+        const groups = (ev.groups ?? []).map((g) => `${g.group} ${g.from}->${g.to}`).join(', ');
+        ctx.report({
+          messageId: 'saidYesButBlocked',
+          severity: 'warning',
+          data: { pod, event: groups || ev.message, age },
+          subject: podSubject(p.pod),
+          caReason: 'TriggeredScaleUp',
+          evidence: [
+            { source: 'CA event', observed: ev.message },
+            { source: 'casdoctor', observed: p.report.summary },
+          ],
+          remediation:
+            'If the scaled group is now at max size or its new instances never registered, that is why (see the node-group findings). Otherwise: ' +
+            why.join(' '),
+        });
+        continue;
+      }
+      if (ev.reason === 'NotTriggerScaleUp' && ev.reasons && v === 'no-scale-up') {
+        const ours = expectedCaReasons(p, simulateSkipped);
+        const theirs = ev.reasons;
+        const same =
+          Object.keys(ours).length === Object.keys(theirs).length &&
+          Object.entries(ours).every(([k, n]) => theirs[k] === n);
+        if (same) continue;
+        ctx.report({
+          messageId: 'reasonsDiffer',
+          data: { pod, caReasons: fmt(theirs), ours: fmt(ours) },
+          subject: podSubject(p.pod),
+          caReason: 'NotTriggerScaleUp',
+          evidence: [
+            { source: `CA event (${age} ago)`, observed: fmt(theirs) },
+            { source: 'casdoctor', observed: fmt(ours) },
+          ],
+          remediation: why.join(' '),
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,26 @@
+import { defineCheck } from './define-check.js';
+import { reportSkippedGroups } from './group-skip.js';
+
+export default defineCheck({
+  meta: {
+    id: 'node-group-backoff',
+    title: 'Node group in backoff after a failed scale-up',
+    summary:
+      'CA backs a node group off after a failed scale-up (capacity, quota, bad launch template) and skips it for 5–30 minutes.',
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['pods', 'autoScalingGroups', 'configMaps'],
+    messages: {
+      skipped: 'Node group {group} is in backoff ({detail}); {count} Pending pod(s) fit it: {pods}.',
+    },
+    upstream: 'cluster-autoscaler utils/backoff/exponential_backoff.go; clusterstate/clusterstate.go',
+  },
+  run(ctx) {
+    reportSkippedGroups(
+      ctx,
+      'backoff',
+      (g) =>
+        `Find the failure in the ASG's scaling activities:\n  aws autoscaling describe-scaling-activities --auto-scaling-group-name ${g.name} --max-items 5\nFix its cause (instance capacity in the AZ, vCPU quota, launch template). CA retries after the backoff (5m doubling to 30m).`,
+    );
+  },
+});

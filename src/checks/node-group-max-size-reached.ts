@@ -1,0 +1,25 @@
+import { defineCheck } from './define-check.js';
+import { reportSkippedGroups } from './group-skip.js';
+
+export default defineCheck({
+  meta: {
+    id: 'node-group-max-size-reached',
+    title: 'Node group at its max size while pods that fit it are Pending',
+    summary:
+      'The node group Pending pods fit is at its max size: CA skips it ("max node group size reached").',
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['pods', 'autoScalingGroups'],
+    messages: {
+      skipped: 'Node group {group} is at its max size ({detail}); {count} Pending pod(s) fit it: {pods}.',
+    },
+    upstream: 'cluster-autoscaler core/scaleup/orchestrator/orchestrator.go filterValidScaleUpNodeGroups',
+  },
+  run(ctx) {
+    reportSkippedGroups(ctx, 'max-size', (g) =>
+      g.via === 'nodes-flag'
+        ? `Raise the max in CA's --nodes=${g.minSize}:${g.maxSize}:${g.name} flag (and the ASG's MaxSize to match).`
+        : `Raise the ASG's max size, e.g.\n  aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${g.name} --max-size ${g.maxSize * 2}\nor add capacity in another node group the pods can use.`,
+    );
+  },
+});

@@ -1,0 +1,55 @@
+import { defineCheck } from './define-check.js';
+import { blocked, groupSubject, listNames, podRef } from './support.js';
+
+export default defineCheck({
+  meta: {
+    id: 'node-group-no-template',
+    title: 'CA cannot build a template node for the node group',
+    summary:
+      'No usable real node and no buildable scratch template (unknown instance type, missing launch template data): CA skips the group as "not ready for scale-up".',
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['pods', 'autoScalingGroups'],
+    messages: {
+      noTemplate:
+        'Node group {group} has no template node: {reason}; CA skips it for every Pending pod ({count} now: {pods}).',
+    },
+    upstream:
+      'cluster-autoscaler cloudprovider/aws/aws_manager.go getAsgTemplate; processors/nodeinfosprovider',
+  },
+  run(ctx) {
+    const pods = blocked(ctx.analysis);
+    if (pods.length === 0) return;
+    for (const g of ctx.analysis.nodeGroups) {
+      if (!g.discovered) continue;
+      const t = ctx.analysis.template(g);
+      if (t.source !== 'none') continue;
+      const unknownType = /unknown EC2 instance type/.test(t.reason ?? '');
+      ctx.report({
+        messageId: 'noTemplate',
+        data: {
+          group: g.name,
+          reason: t.reason ?? 'unknown',
+          count: pods.length,
+          pods: listNames(pods.map((p) => podRef(p.pod))),
+        },
+        subject: groupSubject(g),
+        nodeGroup: g.name,
+        caReason: 'not ready for scale-up',
+        evidence: [
+          {
+            source: `ASG ${g.name}`,
+            observed: t.reason ?? 'no template',
+            expected: 'a Ready node of the group, or a scratch template from the launch template',
+          },
+          ...(t.missing ?? []).map((m) => ({ source: 'snapshot', observed: `missing ${m}` })),
+        ],
+        remediation: unknownType
+          ? `CA's instance-type list lacks ${t.instanceType ?? 'the type'}: upgrade CA to a release that knows it, run CA with --aws-use-static-instance-list=false and ec2:DescribeInstanceTypes, or tag the ASG with node-template/resources/cpu, memory (and nvidia.com/gpu) so the template is explicit.`
+          : t.missing?.length
+            ? `Give casdoctor (and CA) the missing data: ${t.missing.join(', ')}.`
+            : 'Make sure the ASG has a launch template or configuration CA can read, or keep one Ready node in the group.',
+      });
+    }
+  },
+});

@@ -1,0 +1,26 @@
+import { defineCheck } from './define-check.js';
+import { reportSkippedGroups } from './group-skip.js';
+
+export default defineCheck({
+  meta: {
+    id: 'node-group-unhealthy',
+    title: 'Node group unhealthy: too many unready or unregistered nodes',
+    summary:
+      'CA marks a group unhealthy when too many of its nodes are unready or never registered, and skips it ("not ready for scale-up").',
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['pods', 'autoScalingGroups', 'configMaps'],
+    messages: {
+      skipped: 'Node group {group} is unhealthy ({detail}); {count} Pending pod(s) fit it: {pods}.',
+    },
+    upstream: 'cluster-autoscaler clusterstate/clusterstate.go IsNodeGroupHealthy',
+  },
+  run(ctx) {
+    reportSkippedGroups(
+      ctx,
+      'unhealthy',
+      (g) =>
+        `Look at ${g.name}'s nodes that are NotReady or instances that never joined (kubectl get nodes; the ASG's instances); fix bootstrap (user data, IAM instance profile, security groups) so new nodes register.`,
+    );
+  },
+});

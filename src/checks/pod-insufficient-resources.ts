@@ -1,0 +1,116 @@
+import { formatResource } from '../model/quantity.js';
+import type { Resources } from '../model/scheduling.js';
+import type { Analysis } from '../simulate/analysis.js';
+import { describeResources } from '../simulate/resources.js';
+import type { GroupEvaluation } from '../simulate/why-pending.js';
+import { defineCheck } from './define-check.js';
+import { closestFailures, pendingAnalyses, podSubject, tagCommand } from './support.js';
+
+const RESOURCES_TAG = 'k8s.io/cluster-autoscaler/node-template/resources/';
+
+/** Smallest instance types in CA's table whose capacity holds `need` (cpu millis, memory bytes, nvidia.com/gpu). */
+function smallestFitting(a: Analysis, need: Resources, arch: string | undefined): string[] {
+  const fits: Array<{ name: string; vcpu: number; mem: number }> = [];
+  for (const name of a.instanceTypes.names()) {
+    const t = a.instanceTypes.lookup(name);
+    if (!t || (arch && t.architecture !== arch)) continue;
+    if (t.vcpu * 1000 < (need.cpu ?? 0)) continue;
+    if (t.memoryMiB * 1024 * 1024 < (need.memory ?? 0)) continue;
+    if (t.gpu < (need['nvidia.com/gpu'] ?? 0)) continue;
+    fits.push({ name, vcpu: t.vcpu, mem: t.memoryMiB });
+  }
+  fits.sort(
+    (x, y) => x.vcpu * 4096 + x.mem / 1024 - (y.vcpu * 4096 + y.mem / 1024) || (x.name < y.name ? -1 : 1),
+  );
+  return fits.slice(0, 3).map((f) => `${f.name} (${f.vcpu} vCPU, ${f.mem / 1024}Gi)`);
+}
+
+function gpuTagFix(g: GroupEvaluation, resource: string, need: number): string | undefined {
+  if (g.template.source !== 'asg') return undefined;
+  const info = g.template.instanceTypeInfo;
+  const hasTag = (g.group.asg.Tags ?? []).some((t) => t.Key === `${RESOURCES_TAG}${resource}`);
+  if (hasTag) return undefined;
+  const note =
+    resource === 'nvidia.com/gpu' && info && info.gpu === 0
+      ? `CA's instance-type table gives ${info.name} 0 GPUs, so its scratch template has ${resource}: 0. `
+      : `CA's scratch template has no ${resource} (CA only knows nvidia.com/gpu, from its instance-type table). `;
+  return `${note}If ${g.group.name}'s nodes have it, tell CA:\n  ${tagCommand(g.group.name, `${RESOURCES_TAG}${resource}`, String(need))}`;
+}
+
+export default defineCheck({
+  meta: {
+    id: 'pod-insufficient-resources',
+    title: "Pod requests more than the node group's template node offers",
+    summary:
+      "A Pending pod's requests (cpu, memory, ephemeral-storage, GPUs, pods) exceed what every candidate group's template can hold.",
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['pods', 'autoScalingGroups'],
+    messages: {
+      insufficient: 'Pod {pod} requests {requests}; {groups}: {shortfall}.',
+    },
+    upstream:
+      'kube-scheduler noderesources/fit.go; cluster-autoscaler cloudprovider/aws/aws_manager.go buildNodeFromTemplate',
+  },
+  run(ctx) {
+    const a = ctx.analysis;
+    for (const p of pendingAnalyses(a)) {
+      if (p.report.verdict !== 'no-scale-up') continue;
+      const hits = closestFailures(p, ['NodeResourcesFit']);
+      if (hits.length === 0) continue;
+      const reasons = [...new Set(hits.flatMap((h) => h.status.reasons))];
+      const shortfall = hits
+        .map(
+          (h) =>
+            `${h.g.group.name} (${h.g.template.instanceType ?? h.g.template.source}) ${h.status.reasons.join(', ')}`,
+        )
+        .join('; ');
+      const fixes: string[] = [];
+      for (const h of hits) {
+        for (const r of h.status.reasons) {
+          const m = /^Insufficient (.+)$/.exec(r);
+          if (m?.[1].includes('/')) {
+            const fix = gpuTagFix(h.g, m[1], p.requests[m[1]] ?? 1);
+            if (fix) fixes.push(fix);
+          }
+        }
+      }
+      if (fixes.length === 0) {
+        const daemon: Resources = {};
+        const first = hits[0].g.templateInfo;
+        for (const [k, v] of Object.entries(first?.requested ?? {})) daemon[k] = v;
+        const need: Resources = {};
+        for (const k of new Set([...Object.keys(p.requests), ...Object.keys(daemon)]))
+          need[k] = (p.requests[k] ?? 0) + (daemon[k] ?? 0);
+        const types = smallestFitting(a, need, first?.node.metadata.labels?.['kubernetes.io/arch']);
+        fixes.push(
+          `Lower the pod's requests to what a node of the group can hold, or add a node group with a larger instance type${
+            types.length
+              ? `: with its DaemonSets (${describeResources(daemon) || 'none'}) it needs ${describeResources(need)}, e.g. ${types.join(', ')}`
+              : ''
+          }. Remember real nodes have less allocatable than CA's template (allocatable = capacity).`,
+        );
+      }
+      ctx.report({
+        messageId: 'insufficient',
+        data: {
+          pod: `${p.report.namespace}/${p.report.name}`,
+          requests: Object.entries(p.requests)
+            .filter(([, v]) => v > 0)
+            .map(([k, v]) => `${k} ${formatResource(k, v)}`)
+            .join(', '),
+          groups: hits.length === 1 ? `node group ${hits[0].g.group.name}` : `${hits.length} node groups`,
+          shortfall,
+        },
+        subject: podSubject(p.pod),
+        ...(hits.length === 1 ? { nodeGroup: hits[0].g.group.name } : {}),
+        schedulerReason: reasons.join(', '),
+        evidence: hits.map((h) => ({
+          source: `${h.g.group.name} template (${h.g.template.source === 'node' ? `node ${h.g.template.fromNode}` : `ASG, ${h.g.template.instanceType}`})`,
+          observed: (h.status.details ?? h.status.reasons).join('; '),
+        })),
+        remediation: fixes.join('\n'),
+      });
+    }
+  },
+});

@@ -1,0 +1,122 @@
+import type { Pod } from '../model/k8s.js';
+import { explainNodeAffinityMismatch } from '../simulate/predicates/node-affinity.js';
+import type { GroupEvaluation } from '../simulate/why-pending.js';
+import { defineCheck } from './define-check.js';
+import { blocked, listNames, podSubject, tagCommand } from './support.js';
+
+const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
+
+/** Labels the pod asks for with a single value: nodeSelector entries and `In [one]` required-affinity expressions. */
+function wantedLabels(pod: Pod): Array<[string, string]> {
+  const out: Array<[string, string]> = Object.entries(pod.spec.nodeSelector ?? {});
+  const terms =
+    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  if (terms.length === 1) {
+    for (const e of terms[0].matchExpressions ?? []) {
+      if (e.operator === 'In' && e.values?.length === 1) out.push([e.key, e.values[0]]);
+    }
+  }
+  return out;
+}
+
+function affinity(g: GroupEvaluation, wanted: Array<[string, string]>): number {
+  // a group whose name or tags mention a wanted value is probably the one meant (demo-batch for node-pool=batch)
+  const hay = [g.group.name, ...(g.group.asg.Tags ?? []).map((t) => `${t.Key}=${t.Value ?? ''}`)]
+    .join(' ')
+    .toLowerCase();
+  return wanted.filter(([, v]) => v.length > 2 && hay.includes(v.toLowerCase())).length;
+}
+
+export default defineCheck({
+  meta: {
+    id: 'pod-node-selector-mismatch',
+    title: "No node group's template matches the pod's node selector or affinity",
+    summary:
+      "A Pending pod selects labels that no node group's template node carries (often: a label only real nodes have).",
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['pods', 'autoScalingGroups'],
+    messages: {
+      mismatch:
+        "Pod {pod} selects {selector}, which no node group's template node carries; closest: {closest}.",
+      realNodesOnly:
+        "Pod {pod} selects {selector}; node group {group}'s real nodes carry it but CA's scratch template does not ({why}).",
+    },
+    upstream:
+      'cluster-autoscaler cloudprovider/aws/aws_manager.go buildNodeFromTemplate (labels from ASG tags)',
+  },
+  run(ctx) {
+    for (const p of blocked(ctx.analysis)) {
+      const withTemplate = p.groups.filter((g) => g.template.node);
+      if (withTemplate.length === 0 || p.groups.some((g) => g.targeted)) continue;
+      const wanted = wantedLabels(p.pod);
+      const selector =
+        wanted.length > 0
+          ? wanted.map(([k, v]) => `${k}=${v}`).join(', ')
+          : JSON.stringify(
+              p.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? {},
+            );
+      const scored = withTemplate
+        .map((g) => ({
+          g,
+          why: explainNodeAffinityMismatch(p.pod, g.template.node!),
+          boost: affinity(g, wanted),
+        }))
+        .sort(
+          (x, y) =>
+            y.boost - x.boost || x.why.length - y.why.length || (x.g.group.name < y.g.group.name ? -1 : 1),
+        );
+      const best = scored.filter((s) => s.boost === scored[0].boost && s.why.length === scored[0].why.length);
+      const podName = `${p.report.namespace}/${p.report.name}`;
+      const evidence = scored.map((s) => ({
+        source: `${s.g.group.name} template (${s.g.template.source === 'node' ? `node ${s.g.template.fromNode}` : 'ASG tags'})`,
+        observed: s.why.join('; '),
+        expected: selector,
+      }));
+      // real nodes of the group carry the label while the template (scratch) doesn't: the classic scale-from-zero trap
+      const realOnly = best.find(
+        (s) =>
+          s.g.template.source === 'asg' &&
+          s.g.group.nodes.some((n) => wanted.every(([k, v]) => n.metadata.labels?.[k] === v)),
+      );
+      const missingTags = (g: GroupEvaluation) =>
+        wanted
+          .filter(([k, v]) => g.template.node?.metadata.labels?.[k] !== v)
+          .map(([k, v]) => tagCommand(g.group.name, `${LABEL_TAG}${k}`, v));
+      const fixes = best.flatMap((s) => missingTags(s.g));
+      const remediation =
+        fixes.length > 0
+          ? [
+              `If ${listNames(best.map((s) => s.g.group.name))} is meant for this pod, tell CA the label its nodes get (kubelet --node-labels is invisible to CA):`,
+              ...fixes.map((f) => `  ${f}`),
+              "Otherwise fix the pod's nodeSelector / affinity to match a group that exists.",
+            ].join('\n')
+          : "Fix the pod's nodeSelector / required node affinity, or add node-template/label tags to the ASG meant for it.";
+      if (realOnly) {
+        ctx.report({
+          messageId: 'realNodesOnly',
+          data: { pod: podName, selector, group: realOnly.g.group.name, why: realOnly.why.join('; ') },
+          subject: podSubject(p.pod),
+          nodeGroup: realOnly.g.group.name,
+          schedulerReason: "node(s) didn't match Pod's node affinity/selector",
+          evidence,
+          remediation,
+        });
+        continue;
+      }
+      ctx.report({
+        messageId: 'mismatch',
+        data: {
+          pod: podName,
+          selector,
+          closest: best.map((s) => `${s.g.group.name} (${s.why.join('; ')})`).join(', '),
+        },
+        subject: podSubject(p.pod),
+        ...(best.length === 1 ? { nodeGroup: best[0].g.group.name } : {}),
+        schedulerReason: "node(s) didn't match Pod's node affinity/selector",
+        evidence,
+        remediation,
+      });
+    }
+  },
+});

@@ -1,0 +1,67 @@
+import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
+import { defineCheck } from './define-check.js';
+import { closestFailures, pendingAnalyses, podSubject } from './support.js';
+
+export default defineCheck({
+  meta: {
+    id: 'pod-untolerated-taint',
+    title: 'Pod does not tolerate the taint of the node group it targets',
+    summary:
+      "The node group a Pending pod selects carries a NoSchedule/NoExecute taint the pod doesn't tolerate.",
+    severity: 'error',
+    commands: ['why-pending'],
+    requires: ['pods', 'autoScalingGroups'],
+    messages: {
+      taint:
+        'Pod {pod} does not tolerate taint {taint} of node group {group} ({source} template), the group it selects.',
+    },
+    upstream: 'kube-scheduler pkg/scheduler/framework/plugins/tainttoleration',
+  },
+  run(ctx) {
+    for (const p of pendingAnalyses(ctx.analysis)) {
+      if (p.report.verdict !== 'no-scale-up') continue;
+      for (const { g, status } of closestFailures(p, ['TaintToleration'])) {
+        const taint = findUntoleratedTaint(p.pod.spec.tolerations, g.template.node?.spec?.taints);
+        if (!taint) continue;
+        const shown = `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
+        const fromTag = (g.group.asg.Tags ?? []).some(
+          (t) => t.Key === `k8s.io/cluster-autoscaler/node-template/taint/${taint.key}`,
+        );
+        ctx.report({
+          messageId: 'taint',
+          data: {
+            pod: `${p.report.namespace}/${p.report.name}`,
+            taint: shown,
+            group: g.group.name,
+            source: g.template.source === 'node' ? `real node ${g.template.fromNode}` : 'ASG',
+          },
+          subject: podSubject(p.pod),
+          nodeGroup: g.group.name,
+          schedulerReason: status.reasons[0],
+          evidence: [
+            {
+              source:
+                g.template.source === 'node' ? `Node ${g.template.fromNode}` : `ASG ${g.group.name} tags`,
+              observed: `taint ${shown}`,
+            },
+            {
+              source: 'Pod spec.tolerations',
+              observed: JSON.stringify(p.pod.spec.tolerations ?? []),
+              expected: `a toleration for ${shown}`,
+            },
+          ],
+          remediation: [
+            `If the pod belongs on ${g.group.name}, add to its pod template:`,
+            '  tolerations:',
+            `  - key: ${taint.key}`,
+            taint.value ? `    operator: Equal\n    value: "${taint.value}"` : '    operator: Exists',
+            `    effect: ${taint.effect}`,
+            fromTag
+              ? `Otherwise remove the ASG tag k8s.io/cluster-autoscaler/node-template/taint/${taint.key} (and the kubelet taint) if the group is not meant to be dedicated.`
+              : 'Otherwise point the pod at a group without the taint (its nodeSelector / affinity).',
+          ].join('\n'),
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// Entry point: builds the commander program, runs one command, maps its RunResult to process.exitCode.
+// Keep this file light: commands, SDKs and renderers are imported lazily inside actions.
+import { Command, CommanderError, Option } from 'commander';
+import type { GlobalOptions, RunResult } from './commands/types.js';
+import { EXIT } from './commands/types.js';
+
+const VERSION = '0.1.0';
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('casdoctor')
+    .description(
+      'A doctor for the Kubernetes Cluster Autoscaler on AWS Auto Scaling Groups.\n' +
+        'Explains why pods stay Pending, what CA sees for every node group, and what to change.',
+    )
+    .version(VERSION, '--version')
+    .showSuggestionAfterError(true)
+    .option(
+      '--from <path>',
+      'read `kubectl get -o json|yaml` and `aws ... --output json` dumps (file or dir; repeatable) instead of the live cluster',
+      collect,
+    )
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context (default: the current context)')
+    .option('--profile <name>', 'AWS profile (default: the AWS credential chain)')
+    .option('--region <region>', "AWS region (default: AWS_REGION, the profile, or the nodes' region label)")
+    .option('--request-timeout <duration>', 'bound on each API call (Go duration)', '30s')
+    .option('--now <rfc3339>', 'the clock for time-based rules (default: now)')
+    .option(
+      '--ca-args <flags>',
+      'Cluster Autoscaler flags overriding those found on its Deployment, e.g. "--expander=random --max-nodes-total=50"',
+    )
+    .addOption(
+      new Option('-o, --output <format>', 'output format').choices(['table', 'json']).default('table'),
+    )
+    .addOption(
+      new Option('--fail-on <level>', 'exit 1 when a finding at or above this severity exists')
+        .choices(['error', 'warning', 'info', 'never'])
+        .default('error'),
+    )
+    .option('--no-color', 'no colors (also NO_COLOR=1)')
+    .option('--debug', 'print stack traces for unexpected errors');
+
+  program
+    .command('why-pending')
+    .description(
+      'explain why pods are Pending: the scheduler against existing nodes, CA against every node group',
+    )
+    .argument('[pod]', 'pod name (or namespace/name)')
+    .option('-n, --namespace <ns>', 'namespace of the pod(s)')
+    .option('-A, --all-namespaces', 'look at pods in every namespace')
+    .option('--all', 'every Pending pod (in the namespace, or everywhere with -A)')
+    .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  casdoctor why-pending -n payments api-7f9c8d6b5-x2x7q     one pod, live cluster and AWS
+  casdoctor why-pending --all -A                             every Pending pod in the cluster
+  casdoctor why-pending --all -n web -l app=frontend -o json
+  casdoctor why-pending --all --from ./dump --now 2026-11-21T10:00:00Z
+  casdoctor why-pending --all --from examples/demo --ca-args "--expander=random"
+
+Exit codes: 0 every examined pod gets a node; 1 some pod cannot (or a finding at --fail-on);
+2 usage, input or environment error. --fail-on never always exits 0 on a completed report.`,
+    )
+    .action(async (pod: string | undefined, opts: Record<string, unknown>, cmd: Command) => {
+      const { runWhyPending } = await import('./commands/why-pending.js');
+      setResult(await runWhyPending({ ...globalOptions(cmd), pod, ...opts } as never, defaultDeps()));
+    });
+
+  program
+    .command('checks')
+    .description('list every check: id, severity, commands, summary')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { runListChecks } = await import('./commands/checks.js');
+      setResult(await runListChecks(globalOptions(cmd), defaultDeps()));
+    });
+
+  program
+    .command('explain')
+    .description("print a check's documentation")
+    .argument('<check-id>', 'the check id, e.g. pod-untolerated-taint')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const { runExplain } = await import('./commands/checks.js');
+      setResult(await runExplain(id, globalOptions(cmd), defaultDeps()));
+    });
+
+  return program;
+}
+
+function globalOptions(cmd: Command): GlobalOptions {
+  const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  const noColor = o.color === false || (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '');
+  return {
+    from: (o.from as string[] | undefined) ?? [],
+    kubeconfig: o.kubeconfig as string | undefined,
+    context: o.context as string | undefined,
+    profile: o.profile as string | undefined,
+    region: o.region as string | undefined,
+    requestTimeout: o.requestTimeout as string,
+    now: o.now as string | undefined,
+    caArgs: o.caArgs as string | undefined,
+    output: o.output as GlobalOptions['output'],
+    failOn: o.failOn as GlobalOptions['failOn'],
+    color: !noColor,
+    debug: Boolean(o.debug),
+  };
+}
+
+function defaultDeps() {
+  return {
+    stdout: (s: string) => process.stdout.write(s),
+    stderr: (s: string) => process.stderr.write(s),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    terminalWidth: process.stdout.columns,
+    realNow: () => new Date(),
+  };
+}
+
+let result: RunResult | undefined;
+function setResult(r: RunResult): void {
+  result = r;
+}
+
+// `casdoctor ... | head` closes stdout early: stop quietly instead of crashing with EPIPE
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  program.configureOutput({
+    writeErr: (s) => process.stderr.write(s),
+    writeOut: (s) => process.stdout.write(s),
+  });
+  try {
+    await program.parseAsync(argv);
+    process.exitCode = result?.exitCode ?? EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end here with exit code 0; usage errors were printed by commander
+      process.exitCode = e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    const { handleError } = await import('./commands/errors.js');
+    process.exitCode = handleError(e, argv.includes('--debug'), (s) => process.stderr.write(s));
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,35 @@
+export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3 } as const;
+
+export interface RunResult {
+  exitCode: number;
+}
+
+export type OutputFormat = 'table' | 'json';
+export type FailOn = 'error' | 'warning' | 'info' | 'never';
+
+export interface GlobalOptions {
+  from: string[];
+  kubeconfig?: string;
+  context?: string;
+  profile?: string;
+  region?: string;
+  requestTimeout: string;
+  now?: string;
+  caArgs?: string;
+  output: OutputFormat;
+  failOn: FailOn;
+  color: boolean;
+  debug: boolean;
+}
+
+/** Everything a command touches outside itself, injected so tests run commands without a terminal or network. */
+export interface Deps {
+  stdout(s: string): void;
+  stderr(s: string): void;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  terminalWidth?: number;
+  realNow(): Date;
+  /** Test hook: options passed through to the live gatherer (loopback endpoints, fast retries). */
+  liveOverrides?: Record<string, unknown>;
+}

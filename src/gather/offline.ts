@@ -1,0 +1,269 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { InputError } from '../model/errors.js';
+import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
+
+/** Kubernetes kinds the loader keeps, and where they go. */
+const KIND_TO_DATA: Record<string, DataKind> = {
+  Pod: 'pods',
+  Node: 'nodes',
+  Event: 'events',
+  PodDisruptionBudget: 'pdbs',
+  PersistentVolumeClaim: 'pvcs',
+  PersistentVolume: 'pvs',
+  StorageClass: 'storageClasses',
+  ReplicaSet: 'replicaSets',
+  Deployment: 'deployments',
+  StatefulSet: 'statefulSets',
+  DaemonSet: 'daemonSets',
+  Job: 'jobs',
+  PriorityClass: 'priorityClasses',
+  ConfigMap: 'configMaps',
+  ServiceAccount: 'serviceAccounts',
+};
+
+const K8S_DATA_KINDS = new Set<DataKind>(Object.values(KIND_TO_DATA));
+
+const LOADABLE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
+
+export interface LoadOptions {
+  /** Called once per file read, for progress on stderr. */
+  onFile?: (path: string) => void;
+}
+
+/**
+ * Reads `kubectl get -o json|yaml` and `aws ... --output json` dumps from files and directories (recursively),
+ * recognising each document by its content, not its file name.
+ */
+export async function loadOffline(paths: string[], options: LoadOptions = {}): Promise<RawInputs> {
+  const inputs = emptyInputs();
+  const files: string[] = [];
+  for (const p of paths) files.push(...(await listFiles(p)));
+  for (const file of files) {
+    options.onFile?.(file);
+    const text = await readFile(file, 'utf8');
+    const docs = await parseDocuments(text, file);
+    let recognised = 0;
+    for (const doc of docs) recognised += addDocument(inputs, doc, file);
+    if (recognised === 0 && docs.length > 0 && !docs.every(isEmptyList)) {
+      inputs.warnings.push(`${file}: no Kubernetes object or AWS output casdoctor recognises; ignored`);
+    }
+    inputs.sources.push(file);
+  }
+  dedupe(inputs);
+  return inputs;
+}
+
+async function listFiles(path: string): Promise<string[]> {
+  let st: Awaited<ReturnType<typeof stat>>;
+  try {
+    st = await stat(path);
+  } catch {
+    throw new InputError(`--from ${path}: no such file or directory`, path);
+  }
+  if (st.isFile()) return [path];
+  if (!st.isDirectory()) throw new InputError(`--from ${path}: not a file or directory`, path);
+  const out: string[] = [];
+  const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    const full = join(path, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(full)));
+    else if (e.isFile() && LOADABLE_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(full);
+  }
+  return out;
+}
+
+/** JSON (one value) or YAML (one or more documents). Malformed input → InputError with line and column. */
+export async function parseDocuments(text: string, file: string): Promise<unknown[]> {
+  const trimmed = text.trimStart();
+  if (trimmed === '') return [];
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return [JSON.parse(text)];
+    } catch (e) {
+      throw jsonError(e, text, file);
+    }
+  }
+  const { parseAllDocuments } = await import('yaml');
+  const docs = parseAllDocuments(text, { uniqueKeys: false });
+  const out: unknown[] = [];
+  for (const d of Array.isArray(docs) ? docs : [docs]) {
+    const err = d.errors[0];
+    if (err) {
+      const pos = err.linePos?.[0];
+      throw new InputError(
+        `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`,
+        file,
+        pos ? { line: pos.line, column: pos.col } : undefined,
+      );
+    }
+    const v = d.toJS({ maxAliasCount: 100 });
+    if (v !== null && v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+function jsonError(e: unknown, text: string, file: string): InputError {
+  const msg = e instanceof Error ? e.message : String(e);
+  const m = /position (\d+)/.exec(msg);
+  let line = 1;
+  let column = 1;
+  if (m) {
+    const offset = Number(m[1]);
+    const before = text.slice(0, offset);
+    line = before.split('\n').length;
+    column = offset - before.lastIndexOf('\n');
+  } else {
+    // "Unexpected end of JSON input": the position is the end of the file
+    const lines = text.split('\n');
+    line = lines.length;
+    column = (lines.at(-1)?.length ?? 0) + 1;
+  }
+  return new InputError(`${file}:${line}:${column}: malformed JSON: ${msg}`, file, { line, column });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isEmptyList(doc: unknown): boolean {
+  return isObject(doc) && Array.isArray(doc.items) && doc.items.length === 0;
+}
+
+/** Adds one parsed document; returns how many objects it recognised. */
+function addDocument(inputs: RawInputs, doc: unknown, file: string): number {
+  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file), 0);
+  if (!isObject(doc)) return 0;
+  // Kubernetes List / XxxList
+  if (Array.isArray(doc.items) && (typeof doc.kind !== 'string' || doc.kind.endsWith('List'))) {
+    const itemKind = typeof doc.kind === 'string' && doc.kind !== 'List' ? doc.kind.slice(0, -4) : undefined;
+    let n = 0;
+    for (const item of doc.items) n += addKubeObject(inputs, item, file, itemKind, doc.apiVersion);
+    return n;
+  }
+  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file);
+  return addAwsOutput(inputs, doc, file);
+}
+
+const unknownKindsWarned = new WeakMap<RawInputs, Set<string>>();
+
+function addKubeObject(
+  inputs: RawInputs,
+  item: unknown,
+  file: string,
+  listItemKind?: string,
+  listApiVersion?: unknown,
+): number {
+  if (!isObject(item)) {
+    inputs.warnings.push(`${file}: a list item is not an object; ignored`);
+    return 0;
+  }
+  const kind = typeof item.kind === 'string' ? item.kind : listItemKind;
+  if (!kind) {
+    inputs.warnings.push(`${file}: a list item has no kind; ignored`);
+    return 0;
+  }
+  if (
+    kind === 'Event' &&
+    typeof item.apiVersion === 'string' &&
+    item.apiVersion.startsWith('events.k8s.io/')
+  ) {
+    item = fromEventsV1(item);
+  }
+  const target = KIND_TO_DATA[kind];
+  if (!target) {
+    let warned = unknownKindsWarned.get(inputs);
+    if (!warned) unknownKindsWarned.set(inputs, (warned = new Set()));
+    if (!warned.has(kind)) {
+      warned.add(kind);
+      inputs.warnings.push(`${file}: kind ${kind} is not used by casdoctor; ignored`);
+    }
+    return 0;
+  }
+  const obj = item as Record<string, unknown>;
+  if (!isObject(obj.metadata)) {
+    inputs.warnings.push(`${file}: a ${kind} without metadata; ignored`);
+    return 0;
+  }
+  if (typeof obj.kind !== 'string') obj.kind = kind;
+  if (typeof obj.apiVersion !== 'string' && typeof listApiVersion === 'string' && listApiVersion !== 'v1') {
+    obj.apiVersion = listApiVersion;
+  }
+  (inputs[target] as unknown[]).push(obj);
+  inputs.provided.add(target);
+  return 1;
+}
+
+/** events.k8s.io/v1 Event → core v1 shape (regarding → involvedObject, note → message). */
+function fromEventsV1(e: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...e,
+    apiVersion: 'v1',
+    involvedObject: e.regarding ?? {},
+    message: e.note,
+    source: { component: e.reportingController },
+    lastTimestamp:
+      (e.series as Record<string, unknown> | undefined)?.lastObservedTime ??
+      e.deprecatedLastTimestamp ??
+      null,
+    firstTimestamp: e.deprecatedFirstTimestamp ?? null,
+  };
+}
+
+function addAwsOutput(inputs: RawInputs, doc: Record<string, unknown>, file: string): number {
+  const arrays: Array<[string, DataKind]> = [
+    ['AutoScalingGroups', 'autoScalingGroups'],
+    ['LaunchTemplateVersions', 'launchTemplateVersions'],
+    ['LaunchConfigurations', 'launchConfigurations'],
+    ['Images', 'images'],
+    ['Activities', 'scalingActivities'],
+    ['EvaluationResults', 'iamEvaluationResults'],
+  ];
+  let n = 0;
+  for (const [key, target] of arrays) {
+    const v = doc[key];
+    if (v === undefined) continue;
+    if (!Array.isArray(v)) throw new InputError(`${file}: ${key} is not an array`, file);
+    const items = v.filter(isObject);
+    (inputs[target] as unknown[]).push(...items);
+    inputs.provided.add(target);
+    n += items.length || 1;
+  }
+  if (doc.InstanceTypes !== undefined) {
+    if (!Array.isArray(doc.InstanceTypes))
+      throw new InputError(`${file}: InstanceTypes is not an array`, file);
+    const items = doc.InstanceTypes.filter(isObject);
+    // get-instance-types-from-instance-requirements prints only names; describe-instance-types prints full info
+    const namesOnly =
+      items.length > 0 && items.every((i) => Object.keys(i).every((k) => k === 'InstanceType'));
+    const target: DataKind = namesOnly ? 'instanceTypesFromRequirements' : 'instanceTypes';
+    (inputs[target] as unknown[]).push(...items);
+    inputs.provided.add(target);
+    n += items.length || 1;
+  }
+  if (isObject(doc.nodegroup) && typeof doc.nodegroup.nodegroupName === 'string') {
+    inputs.eksNodegroups.push(doc.nodegroup as never);
+    inputs.provided.add('eksNodegroups');
+    n += 1;
+  }
+  return n;
+}
+
+/** The same object in several files (or twice in one) is kept once: the last one read wins. */
+function dedupe(inputs: RawInputs): void {
+  for (const kind of K8S_DATA_KINDS) {
+    const list = inputs[kind] as Array<{ metadata: { uid?: string; name?: string; namespace?: string } }>;
+    const seen = new Map<string, number>();
+    list.forEach((o, i) => {
+      const key = o.metadata.uid ?? `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+      seen.set(key, i);
+    });
+    if (seen.size !== list.length) {
+      const keep = new Set(seen.values());
+      (inputs[kind] as unknown[]) = list.filter((_, i) => keep.has(i));
+    }
+  }
+  const asgs = new Map(inputs.autoScalingGroups.map((a) => [a.AutoScalingGroupName, a]));
+  if (asgs.size !== inputs.autoScalingGroups.length) inputs.autoScalingGroups = [...asgs.values()];
+}

@@ -1,0 +1,172 @@
+import Table from 'cli-table3';
+import type { Finding, Skipped } from '../model/findings.js';
+import type { PodReport, PodVerdict } from '../model/why-pending.js';
+import { PLAIN, type Style, severityMark } from './style.js';
+
+export interface WhyPendingTextInput {
+  pods: PodReport[];
+  findings: Finding[];
+  skipped: Skipped[];
+  header: { ca: string; now: string; source: string };
+  notes: string[];
+  /** Wrap long cells to this width (terminal); undefined = no wrapping (pipes). */
+  width?: number;
+}
+
+const VERDICT_TEXT: Record<PodVerdict, string> = {
+  'not-pending': 'not pending',
+  'fits-existing-node': 'fits an existing node',
+  'scale-up': 'CA scales up',
+  'no-scale-up': 'no scale-up',
+  'ignored-by-ca': 'ignored by CA',
+};
+
+function verdictMark(v: PodVerdict, s: Style): string {
+  if (v === 'no-scale-up' || v === 'ignored-by-ca') return s.red('✖');
+  if (v === 'scale-up') return s.green('↑');
+  return s.green('✔');
+}
+
+function ago(seconds: number | undefined): string {
+  if (seconds === undefined) return '';
+  if (seconds < 90) return `${seconds}s ago`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)}m ago`;
+  return `${Math.round(seconds / 3600)}h ago`;
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((l) => prefix + l)
+    .join('\n');
+}
+
+function findingBlock(f: Finding, s: Style): string {
+  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
+  for (const e of f.evidence.slice(0, 6)) {
+    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
+  }
+  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
+  lines.push(s.dim(`    docs: ${f.docsUrl}`));
+  return lines.join('\n');
+}
+
+function groupTable(p: PodReport, s: Style, width?: number): string {
+  const head = ['NODE GROUP', 'MIN/CUR/MAX', 'INSTANCE', 'TEMPLATE', 'FITS', 'FIRST FAILING REASON'];
+  const fixed = 18 + 13 + 14 + 10 + 6 + 12;
+  const reasonWidth = width ? Math.max(30, width - fixed) : undefined;
+  const table = new Table({
+    head,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2, compact: true },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '  ',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '',
+    },
+    ...(reasonWidth
+      ? { colWidths: [null, null, null, null, null, reasonWidth] as never, wordWrap: true }
+      : {}),
+  });
+  for (const g of p.nodeGroups) {
+    const mark = g.fits ? s.green('yes') : g.predicatesPass ? s.yellow('no*') : s.red('no');
+    const reason = g.fits
+      ? g.expanderChoice
+        ? s.green(`fits; ${p.expander?.name ?? 'expander'} picks it`)
+        : 'fits'
+      : `${g.reasons.join(', ')}${g.details.length && !g.fits ? s.dim(` (${g.details[0]})`) : ''}`;
+    table.push([
+      g.discovered ? g.name : `${g.name} ${s.dim('(not discovered)')}`,
+      `${g.minSize}/${g.targetSize}/${g.maxSize}`,
+      g.template.instanceType ?? '-',
+      g.template.source,
+      mark,
+      reason,
+    ]);
+  }
+  return table.toString();
+}
+
+export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAIN): string {
+  const out: string[] = [];
+  out.push(
+    s.bold(`casdoctor why-pending`) +
+      s.dim(` · ${input.header.ca} · now ${input.header.now} · ${input.header.source}`),
+  );
+  for (const n of input.notes) out.push(s.yellow(`note: ${n}`));
+  out.push('');
+  const podFindings = new Map<string, Finding[]>();
+  const otherFindings: Finding[] = [];
+  for (const f of input.findings) {
+    if (f.subject.kind === 'Pod') {
+      const k = `${f.subject.namespace}/${f.subject.name}`;
+      podFindings.set(k, [...(podFindings.get(k) ?? []), f]);
+    } else otherFindings.push(f);
+  }
+  if (input.pods.length === 0) out.push('No Pending pods in scope.', '');
+  for (const p of input.pods) {
+    const key = `${p.namespace}/${p.name}`;
+    out.push(`${verdictMark(p.verdict, s)} ${s.bold(key)}  ${s.bold(VERDICT_TEXT[p.verdict])}: ${p.summary}`);
+    if (p.verdict === 'not-pending') {
+      out.push('');
+      continue;
+    }
+    const req = Object.entries(p.requests)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    out.push(`  requests   ${req || 'none'}`);
+    if (p.scheduler.message) out.push(`  scheduler  ${p.scheduler.message}`);
+    if (p.caEvent)
+      out.push(
+        `  CA said    ${p.caEvent.reason}${p.caEvent.ageSeconds !== undefined ? ` ${ago(p.caEvent.ageSeconds)}` : ''}: ${p.caEvent.message}`,
+      );
+    else if (p.verdict !== 'fits-existing-node')
+      out.push(s.dim('  CA said    nothing (no NotTriggerScaleUp/TriggeredScaleUp event on the pod)'));
+    if (p.expander?.note) out.push(s.dim(`  expander   ${p.expander.note}`));
+    if (p.nodeGroups.length > 0 && p.verdict !== 'fits-existing-node') {
+      out.push('');
+      out.push(groupTable(p, s, input.width));
+    }
+    const fs = podFindings.get(key) ?? [];
+    if (fs.length > 0) {
+      out.push('');
+      for (const f of fs) out.push(indent(findingBlock(f, s), '  '));
+    }
+    out.push('');
+  }
+  if (otherFindings.length > 0) {
+    out.push(s.bold('Node groups and cluster'));
+    for (const f of otherFindings) out.push(indent(findingBlock(f, s), '  '));
+    out.push('');
+  }
+  const counts = new Map<PodVerdict, number>();
+  for (const p of input.pods) counts.set(p.verdict, (counts.get(p.verdict) ?? 0) + 1);
+  const parts = (
+    ['scale-up', 'fits-existing-node', 'no-scale-up', 'ignored-by-ca', 'not-pending'] as PodVerdict[]
+  )
+    .filter((v) => counts.get(v))
+    .map((v) => `${counts.get(v)} ${VERDICT_TEXT[v]}`);
+  const bySeverity = (sev: string) => input.findings.filter((f) => f.severity === sev).length;
+  out.push(
+    s.bold(`${input.pods.length} pod(s): ${parts.join(', ') || 'none'}`) +
+      ` · findings: ${bySeverity('error')} error, ${bySeverity('warning')} warning, ${bySeverity('info')} info`,
+  );
+  if (input.skipped.length > 0) {
+    out.push(
+      s.yellow(`skipped checks (${input.skipped.length}): `) +
+        input.skipped.map((k) => `${k.checkId} (${k.detail})`).join('; '),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}

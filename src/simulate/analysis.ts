@@ -1,0 +1,258 @@
+import type { CaConfig } from '../model/ca-config.js';
+import type { Node, Pod, PriorityClass } from '../model/k8s.js';
+import type { NodeGroup, NodeGroupsResult } from '../model/node-group.js';
+import type { ClusterView, NodeInfo } from '../model/scheduling.js';
+import type { DataKind, Gap, RawInputs } from '../model/snapshot.js';
+import { buildCaConfig, findCaDeployment } from './ca-config.js';
+import { type EventIndex, indexEventsByInvolvedObject } from './ca-events.js';
+import { type CaStatus, findCaStatusConfigMap, parseCaStatus } from './ca-status.js';
+import {
+  buildInstanceTypeTable,
+  type InstanceTypeTable,
+  type StaticInstanceTypeData,
+} from './instance-types.js';
+import { buildNodeGroups } from './node-groups.js';
+import { buildClusterView } from './scheduler.js';
+import { buildTemplateNode, type TemplateResult } from './template-node.js';
+
+export interface AnalysisOptions {
+  now: Date;
+  /** --ca-args, split into flags */
+  caArgs?: string[];
+  staticInstanceTypes: StaticInstanceTypeData;
+}
+
+/** Pod selection of a command (why-pending <pod>, -n, -l, --all). */
+export type PodScope = (pod: Pod) => boolean;
+
+const HUMAN_KIND: Partial<Record<DataKind, string>> = {
+  pods: 'pods',
+  nodes: 'nodes',
+  events: 'events',
+  pdbs: 'poddisruptionbudgets.policy',
+  pvcs: 'persistentvolumeclaims',
+  pvs: 'persistentvolumes',
+  storageClasses: 'storageclasses.storage.k8s.io',
+  replicaSets: 'replicasets.apps',
+  deployments: 'deployments.apps',
+  statefulSets: 'statefulsets.apps',
+  daemonSets: 'daemonsets.apps',
+  jobs: 'jobs.batch',
+  priorityClasses: 'priorityclasses.scheduling.k8s.io',
+  configMaps: 'configmaps',
+  serviceAccounts: 'serviceaccounts',
+  autoScalingGroups: 'autoscaling:DescribeAutoScalingGroups',
+  launchTemplateVersions: 'ec2:DescribeLaunchTemplateVersions',
+  launchConfigurations: 'autoscaling:DescribeLaunchConfigurations',
+  instanceTypes: 'ec2:DescribeInstanceTypes',
+  scalingActivities: 'autoscaling:DescribeScalingActivities',
+  iamEvaluationResults: 'iam:SimulatePrincipalPolicy',
+  eksNodegroups: 'eks:DescribeNodegroup',
+};
+
+function memo<T>(fn: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = fn();
+      done = true;
+    }
+    return value;
+  };
+}
+
+/**
+ * The typed snapshot plus everything derived from it, computed once and lazily. Pure: no I/O happens here.
+ * Commands build one Analysis per run and hand it to the checks.
+ */
+export class Analysis {
+  readonly now: Date;
+  private templates = new Map<string, TemplateResult>();
+  scope: PodScope = () => true;
+
+  constructor(
+    readonly raw: RawInputs,
+    private readonly options: AnalysisOptions,
+  ) {
+    this.now = options.now;
+  }
+
+  private caMemo = memo(() => {
+    const found = findCaDeployment(this.raw.deployments);
+    return buildCaConfig({ deployment: found?.deployment, overrideArgs: this.options.caArgs });
+  });
+  get ca(): CaConfig {
+    return this.caMemo();
+  }
+
+  private caStatusMemo = memo((): CaStatus | undefined => {
+    const cm = findCaStatusConfigMap(this.raw.configMaps, this.ca);
+    return cm ? parseCaStatus(cm, this.now) : undefined;
+  });
+  get caStatus(): CaStatus | undefined {
+    return this.caStatusMemo();
+  }
+
+  private instanceTypesMemo = memo(() =>
+    buildInstanceTypeTable(this.options.staticInstanceTypes, this.raw.instanceTypes, this.ca),
+  );
+  get instanceTypes(): InstanceTypeTable {
+    return this.instanceTypesMemo();
+  }
+
+  private nodeGroupsMemo = memo(() =>
+    buildNodeGroups({ asgs: this.raw.autoScalingGroups, nodes: this.raw.nodes, config: this.ca }),
+  );
+  get nodeGroupsResult(): NodeGroupsResult {
+    return this.nodeGroupsMemo();
+  }
+
+  /** ASGs that matter to this cluster: discovered by CA, owning nodes, or tagged for the cluster. Sorted by name. */
+  private relevantGroupsMemo = memo(() => {
+    const clusterTags = this.clusterTagKeys();
+    return this.nodeGroupsResult.nodeGroups
+      .filter(
+        (g) =>
+          g.discovered ||
+          g.nodes.length > 0 ||
+          (g.asg.Tags ?? []).some(
+            (t) =>
+              clusterTags.has(t.Key) ||
+              (t.Key === 'eks:cluster-name' && this.clusterNames().has(t.Value ?? '')),
+          ),
+      )
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  });
+  get nodeGroups(): NodeGroup[] {
+    return this.relevantGroupsMemo();
+  }
+
+  /** Cluster names this snapshot knows of: from CA's discovery tags (k8s.io/cluster-autoscaler/<name>) and eks: tags of owned ASGs. */
+  clusterNames(): Set<string> {
+    const names = new Set<string>();
+    for (const key of Object.keys(this.ca.autoDiscovery.tags)) {
+      const m = /^k8s\.io\/cluster-autoscaler\/(.+)$/.exec(key);
+      if (m && m[1] !== 'enabled' && !m[1].startsWith('node-template/')) names.add(m[1]);
+    }
+    const clusterName = this.ca.flags.clusterName?.value;
+    if (clusterName) names.add(clusterName);
+    for (const g of this.nodeGroupsResult.nodeGroups) {
+      if (g.nodes.length === 0) continue;
+      for (const t of g.asg.Tags ?? []) {
+        if (t.Key === 'eks:cluster-name' && t.Value) names.add(t.Value);
+        const m = /^kubernetes\.io\/cluster\/(.+)$/.exec(t.Key);
+        if (m) names.add(m[1]);
+      }
+    }
+    return names;
+  }
+
+  private clusterTagKeys(): Set<string> {
+    return new Set([...this.clusterNames()].map((n) => `kubernetes.io/cluster/${n}`));
+  }
+
+  private podsByNodeMemo = memo(() => {
+    const map = new Map<string, Pod[]>();
+    for (const p of this.raw.pods) {
+      const n = p.spec?.nodeName;
+      if (!n) continue;
+      const phase = p.status?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed') continue;
+      let list = map.get(n);
+      if (!list) map.set(n, (list = []));
+      list.push(p);
+    }
+    return map;
+  });
+  /** Running (non-terminal) pods by node name. */
+  get podsByNode(): Map<string, Pod[]> {
+    return this.podsByNodeMemo();
+  }
+
+  private viewMemo = memo(() =>
+    buildClusterView({
+      nodes: this.raw.nodes,
+      pods: this.raw.pods,
+      pvcs: this.raw.pvcs,
+      pvs: this.raw.pvs,
+      storageClasses: this.raw.storageClasses,
+      has: {
+        pvcs: this.raw.provided.has('pvcs') || !this.gapFor('pvcs'),
+        pvs: this.raw.provided.has('pvs') || !this.gapFor('pvs'),
+        storageClasses: this.raw.provided.has('storageClasses') || !this.gapFor('storageClasses'),
+      },
+    }),
+  );
+  /** Existing nodes with their pods, plus volumes: what the scheduler sees. */
+  get view(): ClusterView {
+    return this.viewMemo();
+  }
+
+  private nodeInfoByNameMemo = memo(
+    () => new Map<string, NodeInfo>(this.view.nodeInfos.map((n) => [n.node.metadata.name ?? '', n])),
+  );
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.nodeInfoByNameMemo().get(name);
+  }
+
+  private eventsMemo = memo(() => indexEventsByInvolvedObject(this.raw.events));
+  get events(): EventIndex {
+    return this.eventsMemo();
+  }
+
+  private priorityClassesMemo = memo(
+    () => new Map<string, PriorityClass>(this.raw.priorityClasses.map((p) => [p.metadata.name ?? '', p])),
+  );
+  get priorityClasses(): Map<string, PriorityClass> {
+    return this.priorityClassesMemo();
+  }
+
+  /** The template node CA would use for a group (real node, else the ASG scratch template), built once per group. */
+  template(group: NodeGroup): TemplateResult {
+    let t = this.templates.get(group.name);
+    if (!t) {
+      t = buildTemplateNode(group, {
+        now: this.now,
+        config: this.ca,
+        instanceTypes: this.instanceTypes,
+        launchTemplateVersions: this.raw.launchTemplateVersions,
+        launchConfigurations: this.raw.launchConfigurations,
+        images: this.raw.images,
+        instanceTypesFromRequirements: this.raw.instanceTypesFromRequirements,
+        eksNodegroups: this.raw.eksNodegroups,
+        daemonSets: this.raw.daemonSets,
+        podsByNode: this.podsByNode,
+      });
+      this.templates.set(group.name, t);
+    }
+    return t;
+  }
+
+  /** Nodes that are Ready, as CA counts them for --max-nodes-total. */
+  readyNodes(): Node[] {
+    return this.raw.nodes.filter((n) =>
+      n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+    );
+  }
+
+  gapFor(kind: DataKind): Gap | undefined {
+    const name = HUMAN_KIND[kind] ?? kind;
+    return this.raw.gaps.find((g) => g.resource === name || g.resource === kind);
+  }
+
+  /** Why a check that needs these kinds cannot run, or undefined when all are present. */
+  missingData(kinds: readonly DataKind[]): { reason: string; detail: string } | undefined {
+    for (const k of kinds) {
+      const gap = this.gapFor(k);
+      if (gap) return { reason: gap.reason, detail: gap.detail };
+      if (!this.raw.provided.has(k)) {
+        return {
+          reason: 'not-provided',
+          detail: `no ${HUMAN_KIND[k] ?? k} in the input (${this.raw.sources.length ? 'add the dump' : 'not gathered'})`,
+        };
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,425 @@
+import type { Pod } from '../model/k8s.js';
+import type { NodeGroup } from '../model/node-group.js';
+import { formatResource } from '../model/quantity.js';
+import type { FilterStatus, NodeInfo, Resources } from '../model/scheduling.js';
+import type { PodGroupResult, PodReport, PodVerdict } from '../model/why-pending.js';
+import type { Analysis } from './analysis.js';
+import { type CaPodEvent, latestCaEventForPod } from './ca-events.js';
+import { classifyPodForCa, type PodStage } from './ca-pod-filter.js';
+import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
+import { nodeInfoFor, podRequests } from './resources.js';
+import { evaluateAllFilters, explainAgainstNodes } from './scheduler.js';
+import type { TemplateResult } from './template-node.js';
+
+// CA: core/scaleup/orchestrator/skippedreasons.go
+export const SKIP_NOT_READY = 'not ready for scale-up';
+export const SKIP_BACKOFF = 'in backoff after failed scale-up';
+export const SKIP_MAX_SIZE = 'max node group size reached';
+export const MAX_TOTAL_NODES = 'max total nodes in cluster reached';
+
+/** How one node group fares for one pod, with everything the checks need. */
+export interface GroupEvaluation {
+  group: NodeGroup;
+  template: TemplateResult;
+  templateInfo?: NodeInfo;
+  /** Every failing plugin on the template (the scheduler stops at the first; casdoctor looks further to advise). */
+  failures: FilterStatus[];
+  notEvaluated: FilterStatus[];
+  /** CA's skip reason, checked before predicates (orchestrator.go filterValidScaleUpNodeGroups order). */
+  skip?: {
+    reason: string;
+    detail: string;
+    kind: 'unhealthy' | 'backoff' | 'max-size' | 'no-template' | 'resource-limit' | 'max-nodes-total';
+  };
+  /** The template carries what the pod's nodeSelector / required node affinity asks for: the pod targets this group. */
+  targeted: boolean;
+  /** Obstacles after CA decides (suspended Launch). */
+  blockers: string[];
+  /** CA would scale this group for the pod. */
+  fits: boolean;
+}
+
+export interface PodAnalysis {
+  pod: Pod;
+  stage: PodStage;
+  requests: Resources;
+  report: PodReport;
+  groups: GroupEvaluation[];
+  caEvent?: CaPodEvent;
+}
+
+const cache = new WeakMap<Analysis, Map<Pod, PodAnalysis>>();
+
+export function isPendingCandidate(pod: Pod): boolean {
+  const phase = pod.status?.phase ?? 'Pending';
+  return phase === 'Pending' && !pod.spec?.nodeName;
+}
+
+/** The pods a why-pending run examines: the command's scope, Pending and unscheduled. Sorted by namespace/name. */
+export function examinedPods(a: Analysis): Pod[] {
+  return a.raw.pods.filter((p) => a.scope(p)).sort((x, y) => key(x).localeCompare(key(y)));
+}
+
+export function analyzePods(a: Analysis): PodAnalysis[] {
+  return examinedPods(a).map((p) => analyzePod(a, p));
+}
+
+export function analyzePod(a: Analysis, pod: Pod): PodAnalysis {
+  let perAnalysis = cache.get(a);
+  if (!perAnalysis) cache.set(a, (perAnalysis = new Map()));
+  const hit = perAnalysis.get(pod);
+  if (hit) return hit;
+  const result = computePod(a, pod);
+  perAnalysis.set(pod, result);
+  return result;
+}
+
+function key(p: Pod): string {
+  return `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
+}
+
+function computePod(a: Analysis, pod: Pod): PodAnalysis {
+  const stage = classifyPodForCa(pod, a.ca, a.priorityClasses, a.now);
+  const requests = podRequests(pod);
+  const requestsOut: Record<string, string> = {};
+  for (const [k, v] of Object.entries(requests)) if (v > 0) requestsOut[k] = formatResource(k, v);
+  const ev = latestCaEventForPod(a.events, pod);
+  const caEvent = ev
+    ? {
+        reason: ev.reason,
+        message: ev.message,
+        ...(ev.time
+          ? {
+              time: ev.time.toISOString(),
+              ageSeconds: Math.round((a.now.getTime() - ev.time.getTime()) / 1000),
+            }
+          : {}),
+      }
+    : undefined;
+  const base = {
+    namespace: pod.metadata.namespace ?? 'default',
+    name: pod.metadata.name ?? '',
+    requests: requestsOut,
+    ...(caEvent ? { caEvent } : {}),
+  };
+
+  if (stage.kind === 'scheduled' || stage.kind === 'finished') {
+    const summary =
+      stage.kind === 'scheduled'
+        ? `scheduled on node ${stage.node}${pod.status?.phase === 'Pending' ? ' (containers not started yet)' : ''}`
+        : `finished (${stage.phase})`;
+    return {
+      pod,
+      stage,
+      requests,
+      groups: [],
+      ...(ev ? { caEvent: ev } : {}),
+      report: {
+        ...base,
+        verdict: 'not-pending',
+        summary,
+        scheduler: { message: '', nodes: [] },
+        nodeGroups: [],
+      },
+    };
+  }
+
+  const sched = explainAgainstNodes(pod, a.view);
+  const schedulerOut = {
+    message: sched.message,
+    nodes: sched.nodes.map((n) => ({
+      name: n.name,
+      fits: n.fits,
+      reasons: n.reasons,
+      ...(n.result.notEvaluated.length ? { notEvaluated: n.result.notEvaluated.map((s) => s.plugin) } : {}),
+    })),
+  };
+  const groups = a.nodeGroups.map((g) => evaluateGroup(a, pod, g));
+  applyClusterLimits(a, groups);
+  const nodeGroups = groups.map(toGroupResult);
+  const fitsNode = sched.nodes.find((n) => n.fits);
+
+  let verdict: PodVerdict;
+  let summary: string;
+  let ignoredReason: string | undefined;
+  let expander: PodReport['expander'];
+  if (fitsNode) {
+    verdict = 'fits-existing-node';
+    summary = `fits existing node ${fitsNode.name}; the scheduler should place it (CA does not scale up for it)`;
+    if (stage.kind === 'ignored') summary += `; CA would ignore it anyway: ${stage.reason}`;
+  } else if (stage.kind === 'ignored') {
+    verdict = 'ignored-by-ca';
+    ignoredReason = stage.reason;
+    summary = `CA ignores this pod: ${stage.reason}`;
+  } else {
+    const candidates = groups.filter((g) => g.fits);
+    const upcoming = candidates.find(
+      (g) => g.group.targetSize > g.group.nodes.length + g.group.unregisteredInstances.length,
+    );
+    if (candidates.length > 0) {
+      verdict = 'scale-up';
+      expander = pickExpander(a, pod, candidates);
+      const choice = expander.choice ?? candidates[0].group.name;
+      for (const r of nodeGroups) if (r.name === choice) r.expanderChoice = true;
+      summary = upcoming
+        ? `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`
+        : `CA can scale up ${candidates.length === 1 ? choice : `${candidates.length} node groups (${expander.name} likely picks ${choice})`}`;
+    } else {
+      verdict = 'no-scale-up';
+      summary = noScaleUpSummary(groups);
+    }
+  }
+  const report: PodReport = {
+    ...base,
+    verdict,
+    summary,
+    ...(ignoredReason ? { ignoredReason } : {}),
+    scheduler: schedulerOut,
+    nodeGroups,
+    ...(expander ? { expander } : {}),
+  };
+  return { pod, stage, requests, report, groups, ...(ev ? { caEvent: ev } : {}) };
+}
+
+function noScaleUpSummary(groups: GroupEvaluation[]): string {
+  if (groups.length === 0) return 'no node group in the snapshot: CA has nothing to scale';
+  const discovered = groups.filter((g) => g.group.discovered);
+  if (discovered.length === 0) return 'CA discovers none of the node groups';
+  const targeted = groups.filter((g) => g.targeted);
+  if (targeted.length === 0) return "no node group's template matches the pod's node selector / affinity";
+  const passing = targeted.filter((g) => g.failures.length === 0 && g.notEvaluated.length === 0);
+  if (passing.length > 0) {
+    const why = passing.map(
+      (g) =>
+        `${g.group.name}: ${g.skip?.reason ?? (g.group.discovered ? g.blockers[0] : 'not discovered by CA')}`,
+    );
+    return `the pod would fit ${passing.map((g) => g.group.name).join(', ')}, but ${why.join('; ')}`;
+  }
+  return 'no node group can host it';
+}
+
+function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation {
+  const template = a.template(group);
+  let templateInfo: NodeInfo | undefined;
+  let failures: FilterStatus[] = [];
+  let notEvaluated: FilterStatus[] = [];
+  let targeted = false;
+  if (template.node) {
+    templateInfo = nodeInfoFor(template.node, template.pods);
+    const all = evaluateAllFilters(pod, templateInfo, a.view);
+    failures = all.failures;
+    notEvaluated = all.notEvaluated;
+    targeted = podMatchesNodeSelectorAndAffinity(pod, template.node);
+  }
+  const skip = group.discovered ? skipReason(a, group, template) : undefined;
+  const blockers: string[] = [];
+  if (group.suspendedProcesses.includes('Launch')) {
+    blockers.push(
+      'the ASG has its Launch process suspended: CA raises DesiredCapacity but AWS launches no instance',
+    );
+  }
+  const fits =
+    group.discovered &&
+    !skip &&
+    template.node !== undefined &&
+    failures.length === 0 &&
+    notEvaluated.length === 0 &&
+    blockers.length === 0;
+  return {
+    group,
+    template,
+    ...(templateInfo ? { templateInfo } : {}),
+    failures,
+    notEvaluated,
+    ...(skip ? { skip } : {}),
+    targeted,
+    blockers,
+    fits,
+  };
+}
+
+/** CA's skip reasons, in orchestrator.go filterValidScaleUpNodeGroups order: health, backoff, max size, template. */
+function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): GroupEvaluation['skip'] {
+  const status = a.caStatus?.nodeGroups.find((s) => s.name === group.name);
+  const staleNote = a.caStatus?.stale ? ' (the status ConfigMap is stale)' : '';
+  if (status?.health === 'Unhealthy' || status?.scaleUpStatus === 'Unhealthy') {
+    return {
+      kind: 'unhealthy',
+      reason: SKIP_NOT_READY,
+      detail: `CA's status ConfigMap reports the group Unhealthy (too many unready or unregistered nodes)${staleNote}`,
+    };
+  }
+  if (status?.scaleUpStatus === 'Backoff') {
+    const b = status.backoff;
+    return {
+      kind: 'backoff',
+      reason: SKIP_BACKOFF,
+      detail: `CA's status ConfigMap reports Backoff${b ? `: ${b.errorCode}: ${b.errorMessage}` : ''}${staleNote}`,
+    };
+  }
+  if (group.targetSize >= group.maxSize) {
+    return {
+      kind: 'max-size',
+      reason: SKIP_MAX_SIZE,
+      detail: `desired capacity ${group.targetSize} >= max size ${group.maxSize}${group.via === 'nodes-flag' ? ' (max from --nodes)' : ''}`,
+    };
+  }
+  if (template.source === 'none') {
+    return {
+      kind: 'no-template',
+      reason: SKIP_NOT_READY,
+      detail: template.reason ?? 'CA cannot build a template node for the group',
+    };
+  }
+  return undefined;
+}
+
+/** --max-nodes-total, --cores-total, --memory-total (CA: orchestrator.go, resource manager). */
+function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
+  const maxTotal = a.ca.flags.maxNodesTotal.value;
+  if (maxTotal > 0) {
+    const ready = a.readyNodes().length;
+    if (ready >= maxTotal) {
+      for (const g of groups) {
+        if (!g.group.discovered) continue;
+        g.skip = {
+          kind: 'max-nodes-total',
+          reason: MAX_TOTAL_NODES,
+          detail: `${ready} ready nodes >= --max-nodes-total=${maxTotal}`,
+        };
+        g.fits = false;
+      }
+      return;
+    }
+  }
+  const cores = a.ca.flags.coresTotal.value;
+  const memory = a.ca.flags.memoryTotal.value;
+  let totalCores = 0;
+  let totalMemGiB = 0;
+  for (const n of a.raw.nodes) {
+    const info = a.nodeInfo(n.metadata.name ?? '');
+    const capCpu = n.status?.capacity?.cpu;
+    totalCores += capCpu !== undefined ? Math.ceil(Number(info?.allocatable.cpu ?? 0) / 1000) : 0;
+    totalMemGiB += (info?.allocatable.memory ?? 0) / 1024 ** 3;
+  }
+  for (const g of groups) {
+    if (!g.group.discovered || g.skip || !g.templateInfo) continue;
+    const addCores = Math.ceil((g.templateInfo.allocatable.cpu ?? 0) / 1000);
+    const addMem = (g.templateInfo.allocatable.memory ?? 0) / 1024 ** 3;
+    const over: string[] = [];
+    if (totalCores + addCores > cores.max) over.push('cpu');
+    if (totalMemGiB + addMem > memory.max) over.push('memory');
+    if (over.length) {
+      // CA 1.35 changed the text (skippedreasons.go NewMaxResourceLimitReached → quota reasons)
+      const reason =
+        a.ca.version.minor >= 35
+          ? `exceeded quota: "cluster-wide", resources: ${over.join(', ')}`
+          : `max cluster ${over.join(', ')} limit reached`;
+      g.skip = {
+        kind: 'resource-limit',
+        reason,
+        detail: `cluster has ${totalCores} cores / ${Math.round(totalMemGiB)} GiB; one more ${g.template.instanceType ?? 'node'} exceeds --cores-total max ${cores.max} / --memory-total max ${memory.max}`,
+      };
+      g.fits = false;
+    }
+  }
+}
+
+function toGroupResult(g: GroupEvaluation): PodGroupResult {
+  const first = g.failures[0];
+  let reasons: string[];
+  if (!g.group.discovered)
+    reasons = [`not discovered by CA: ${g.group.mismatch ?? 'no matching discovery configuration'}`];
+  else if (g.skip) reasons = [g.skip.reason];
+  else if (first) reasons = [...first.reasons];
+  else if (g.notEvaluated.length) reasons = g.notEvaluated.map((s) => `not evaluated: ${s.plugin}`);
+  else reasons = [...g.blockers];
+  const details: string[] = [];
+  if (g.skip) details.push(g.skip.detail);
+  if (g.template.source === 'none' && g.template.reason && g.skip?.kind !== 'no-template')
+    details.push(g.template.reason);
+  for (const f of g.failures) details.push(...(f.details ?? f.reasons).map((d) => `${f.plugin}: ${d}`));
+  for (const s of g.notEvaluated)
+    details.push(...(s.details ?? []).map((d) => `${s.plugin} not evaluated: ${d}`));
+  details.push(...g.blockers);
+  return {
+    name: g.group.name,
+    fits: g.fits,
+    reasons,
+    template: {
+      source: g.template.source,
+      ...(g.template.instanceType ? { instanceType: g.template.instanceType } : {}),
+      ...(g.template.fromNode ? { fromNode: g.template.fromNode } : {}),
+      ...(g.template.reason ? { reason: g.template.reason } : {}),
+    },
+    discovered: g.group.discovered,
+    minSize: g.group.minSize,
+    maxSize: g.group.maxSize,
+    targetSize: g.group.targetSize,
+    ...(g.skip ? { skipReason: g.skip.reason } : {}),
+    predicatesPass: g.template.node !== undefined && g.failures.length === 0 && g.notEvaluated.length === 0,
+    ...(first ? { failedPlugin: first.plugin } : {}),
+    details,
+    ...(g.notEvaluated.length ? { notEvaluated: g.notEvaluated.map((s) => s.plugin) } : {}),
+    ...(g.blockers.length ? { blockers: g.blockers } : {}),
+  };
+}
+
+/** Which fitting group CA's expander would likely pick (CA: expander/<name>). */
+function pickExpander(
+  a: Analysis,
+  pod: Pod,
+  candidates: GroupEvaluation[],
+): NonNullable<PodReport['expander']> {
+  const chain = a.ca.flags.expander.value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const names = candidates.map((c) => c.group.name);
+  const req = podRequests(pod);
+  for (const name of chain) {
+    if (name === 'least-waste') {
+      // expander/waste: wasted = (alloc - requested) / alloc for cpu and memory, summed; lowest wins
+      let best: GroupEvaluation | undefined;
+      let bestScore = Number.POSITIVE_INFINITY;
+      for (const c of candidates) {
+        const alloc = c.templateInfo?.allocatable ?? {};
+        const used = c.templateInfo?.requested ?? {};
+        const cpuAlloc = alloc.cpu ?? 0;
+        const memAlloc = alloc.memory ?? 0;
+        const cpuWaste = cpuAlloc > 0 ? (cpuAlloc - (used.cpu ?? 0) - (req.cpu ?? 0)) / cpuAlloc : 1;
+        const memWaste = memAlloc > 0 ? (memAlloc - (used.memory ?? 0) - (req.memory ?? 0)) / memAlloc : 1;
+        const score = cpuWaste + memWaste;
+        if (score < bestScore - 1e-9) {
+          best = c;
+          bestScore = score;
+        }
+      }
+      const tie = candidates.filter((c) => c !== best).length > 0 ? undefined : undefined;
+      return {
+        name,
+        ...(best ? { choice: best.group.name } : {}),
+        candidates: names,
+        ...(tie ? { note: tie } : {}),
+        ...(chain.length > 1
+          ? { note: `expander chain ${chain.join(',')}; casdoctor simulates ${name}` }
+          : {}),
+      };
+    }
+    if (name === 'random' || name === 'most-pods') {
+      return {
+        name,
+        ...(candidates.length === 1 ? { choice: names[0] } : {}),
+        candidates: names,
+        note: candidates.length > 1 ? `${name} picks any of ${names.join(', ')}` : undefined,
+      } as NonNullable<PodReport['expander']>;
+    }
+  }
+  const first = chain[0] ?? 'least-waste';
+  return {
+    name: first,
+    ...(candidates.length === 1 ? { choice: names[0] } : {}),
+    candidates: names,
+    note: `casdoctor does not simulate the ${first} expander (its configuration or prices are not in the snapshot)`,
+  };
+}

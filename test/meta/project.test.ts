@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../src/checks/index.js';
+import { renderChecksTable } from '../../src/checks/table.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const NOT_CHECKS = new Set(['index', 'define-check', 'engine', 'support', 'group-skip', 'table']);
+const DOC_HEADINGS = [
+  '## What it means',
+  '## Why CA cares',
+  '## How to fix',
+  '## Example',
+  '## When to ignore',
+  '## Upstream',
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+describe('the check registry', () => {
+  it('registers exactly the check files in src/checks, each id equal to its file name, sorted by id', () => {
+    const files = readdirSync(join(root, 'src/checks'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3))
+      .filter((f) => !NOT_CHECKS.has(f))
+      .sort();
+    const ids = CHECKS.map((c) => c.meta.id);
+    expect(ids).toEqual(files);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('uses kebab-case ids and placeholders that every message can fill', () => {
+    for (const c of CHECKS) {
+      expect(c.meta.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(Object.keys(c.meta.messages).length).toBeGreaterThan(0);
+      expect(c.meta.summary.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('has a doc page per check with the fixed headings in order', () => {
+    for (const c of CHECKS) {
+      const path = join(root, 'docs/checks', `${c.meta.id}.md`);
+      const doc = readFileSync(path, 'utf8');
+      expect(doc.startsWith(`# ${c.meta.id}\n`), `${path} title`).toBe(true);
+      let at = 0;
+      for (const h of DOC_HEADINGS) {
+        const i = doc.indexOf(`\n${h}\n`, at);
+        expect(i, `${c.meta.id}.md: "${h}" missing or out of order`).toBeGreaterThan(at - 1);
+        at = i + 1;
+      }
+    }
+    const pages = readdirSync(join(root, 'docs/checks'))
+      .map((f) => f.replace(/\.md$/, ''))
+      .sort();
+    expect(pages).toEqual(CHECKS.map((c) => c.meta.id));
+  });
+
+  it('keeps the README table of checks current (npm run docs:checks rewrites it)', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const m = /<!-- checks:start -->\n([\s\S]*?)<!-- checks:end -->/.exec(readme);
+    expect(m, 'README.md needs <!-- checks:start --> ... <!-- checks:end -->').not.toBeNull();
+    expect(m![1]).toBe(renderChecksTable(CHECKS));
+  });
+});
+
+describe('the architecture', () => {
+  it('keeps model, simulate and checks pure: no fs, SDKs, terminal libraries', () => {
+    const forbidden =
+      /from ['"](node:fs|node:fs\/promises|fs|@kubernetes\/client-node|@aws-sdk\/[^'"]+|chalk|ora|cli-table3)['"]/;
+    for (const dir of ['src/model', 'src/simulate', 'src/checks']) {
+      for (const f of sourceFiles(dir)) {
+        expect(readFileSync(f, 'utf8'), f).not.toMatch(forbidden);
+      }
+    }
+  });
+
+  it('starts light: `casdoctor --help` loads neither the Kubernetes client nor the AWS SDK', () => {
+    const record = join(mkdtempSync(join(tmpdir(), 'casdoctor-imports-')), 'imports.txt');
+    const out = execFileSync(
+      process.execPath,
+      ['--import', join(root, 'test/fixtures/record-imports.mjs'), join(root, 'bin/casdoctor.js'), '--help'],
+      { env: { ...process.env, RECORD_IMPORTS_FILE: record }, encoding: 'utf8' },
+    );
+    expect(out).toContain('why-pending');
+    const loaded = readFileSync(record, 'utf8');
+    expect(loaded).toContain('/dist/cli.js');
+    expect(loaded).not.toMatch(/@kubernetes\/client-node|@aws-sdk|\/ora\/|cli-table3/);
+  });
+});

@@ -1,4 +1,5 @@
 import { formatDurationShort } from '../model/duration.js';
+import { normalizeSchedulerReason } from '../simulate/scheduler.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
 import { pendingAnalyses, podSubject } from './support.js';
@@ -106,9 +107,16 @@ export default defineCheck({
       if (ev.reason === 'NotTriggerScaleUp' && ev.reasons && v === 'no-scale-up') {
         const ours = expectedCaReasons(p, simulateSkipped);
         const theirs = ev.reasons;
+        // the taint reason changed wording in kube-scheduler 1.35; compare the normalized forms
+        const norm = (r: Record<string, number>) => {
+          const out: Record<string, number> = {};
+          for (const [k, n] of Object.entries(r))
+            out[normalizeSchedulerReason(k)] = (out[normalizeSchedulerReason(k)] ?? 0) + n;
+          return out;
+        };
+        const [o, t] = [norm(ours), norm(theirs)];
         const same =
-          Object.keys(ours).length === Object.keys(theirs).length &&
-          Object.entries(ours).every(([k, n]) => theirs[k] === n);
+          Object.keys(o).length === Object.keys(t).length && Object.entries(o).every(([k, n]) => t[k] === n);
         if (same) continue;
         ctx.report({
           messageId: 'reasonsDiffer',

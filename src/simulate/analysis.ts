@@ -229,6 +229,26 @@ export class Analysis {
     return t;
   }
 
+  /**
+   * kube-scheduler 1.35 (kubernetes#134740, backported to 1.34.2) stopped naming the taint in its reason:
+   * "node(s) had untolerated taint(s)". CA reports what its vendored scheduler says; the scheduler what the cluster runs.
+   */
+  get caTaintReason(): 'with-taint' | 'redacted' {
+    return this.ca.version.minor >= 35 ? 'redacted' : 'with-taint';
+  }
+
+  private schedulerTaintReasonMemo = memo((): 'with-taint' | 'redacted' => {
+    // the newest kubelet stands in for the control plane's version (it is never newer than the API server)
+    const redacted = this.raw.nodes.some((n) => {
+      const m = /^v1\.(\d+)\.(\d+)/.exec(n.status?.nodeInfo?.kubeletVersion ?? '');
+      return m !== null && (Number(m[1]) >= 35 || (Number(m[1]) === 34 && Number(m[2]) >= 2));
+    });
+    return redacted ? 'redacted' : 'with-taint';
+  });
+  get schedulerTaintReason(): 'with-taint' | 'redacted' {
+    return this.schedulerTaintReasonMemo();
+  }
+
   /** Nodes that are Ready, as CA counts them for --max-nodes-total. */
   readyNodes(): Node[] {
     return this.raw.nodes.filter((n) =>

@@ -124,7 +124,7 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     };
   }
 
-  const sched = explainAgainstNodes(pod, a.view);
+  const sched = explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason });
   const schedulerOut = {
     message: sched.message,
     nodes: sched.nodes.map((n) => ({
@@ -206,7 +206,7 @@ function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation
   let targeted = false;
   if (template.node) {
     templateInfo = nodeInfoFor(template.node, template.pods);
-    const all = evaluateAllFilters(pod, templateInfo, a.view);
+    const all = evaluateAllFilters(pod, templateInfo, a.view, { taintReason: a.caTaintReason });
     failures = all.failures;
     notEvaluated = all.notEvaluated;
     targeted = podMatchesNodeSelectorAndAffinity(pod, template.node);

@@ -177,6 +177,15 @@ describe('pod-untolerated-taint', () => {
     expect(f.nodeGroup).toBe('prod-databases');
     expect(f.remediation).toContain('key: dedicated');
   });
+  it('uses the redacted reason of the scheduler CA 1.35+ vendors (kubernetes#134740)', () => {
+    const w = world({ caArgs: DEFAULT_CA_ARGS });
+    w.raw.deployments = [caDeployment(DEFAULT_CA_ARGS, 'registry.k8s.io/autoscaling/cluster-autoscaler:v1.35.0')];
+    w.add('autoScalingGroups', db.asg).add('launchTemplateVersions', db.lt);
+    w.add('pods', pendingPod('orders-pg-0', 'databases').withNodeSelector({ workload: 'databases' }).build());
+    const [f] = findingsOf(w.raw, 'pod-untolerated-taint');
+    expect(f.schedulerReason).toBe('node(s) had untolerated taint(s)');
+    expect(f.message).toContain('dedicated=databases:NoSchedule');
+  });
   it('stays quiet when the pod tolerates the taint (and CA scales the group up)', () => {
     const w = world().add('autoScalingGroups', db.asg).add('launchTemplateVersions', db.lt);
     w.add(

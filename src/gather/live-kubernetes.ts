@@ -1,0 +1,622 @@
+// Live Kubernetes gathering: one paginated, read-only LIST per resource type, all in parallel, keeping the exact JSON
+// the API server sends (the `kubectl get -o json` shape). client-node is used only for kubeconfig and credentials.
+import { existsSync } from 'node:fs';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../model/k8s.js';
+import { type DataKind, emptyInputs, type Gap, type RawInputs } from '../model/snapshot.js';
+import { EnvironmentError, RequestTimeoutError } from './errors.js';
+
+export interface KubeGatherOptions {
+  /** A kubeconfig file; replaces $KUBECONFIG like `kubectl --kubeconfig`. */
+  kubeconfig?: string;
+  /** A context name; default: the current context (of the first $KUBECONFIG file that sets one, like kubectl). */
+  context?: string;
+  /** Bounds each HTTP call (connect to last byte). */
+  requestTimeoutMs: number;
+  /** Restricts events and PVCs to this namespace. Pods stay cluster-wide (node usage needs every pod). */
+  namespace?: string;
+  onProgress?: (msg: string) => void;
+}
+
+interface ResourceSpec {
+  key: DataKind;
+  plural: string;
+  group: string;
+  version: string;
+  kind: string;
+  namespaced: boolean;
+  /** Listed in opts.namespace only, when one is given. */
+  followsNamespace?: boolean;
+  /** Without it nothing can be analysed: a timeout is an environment error, not a gap. */
+  essential?: boolean;
+  fieldSelector?: string;
+}
+
+/** The CA status ConfigMap; the only ConfigMap ever read (CA: --status-config-map-name default). */
+export const CA_STATUS_CONFIGMAP = 'cluster-autoscaler-status';
+
+const RESOURCES: readonly ResourceSpec[] = [
+  { key: 'pods', plural: 'pods', group: '', version: 'v1', kind: 'Pod', namespaced: true, essential: true },
+  {
+    key: 'nodes',
+    plural: 'nodes',
+    group: '',
+    version: 'v1',
+    kind: 'Node',
+    namespaced: false,
+    essential: true,
+  },
+  {
+    key: 'events',
+    plural: 'events',
+    group: '',
+    version: 'v1',
+    kind: 'Event',
+    namespaced: true,
+    followsNamespace: true,
+  },
+  {
+    key: 'pdbs',
+    plural: 'poddisruptionbudgets',
+    group: 'policy',
+    version: 'v1',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+  },
+  {
+    key: 'pvcs',
+    plural: 'persistentvolumeclaims',
+    group: '',
+    version: 'v1',
+    kind: 'PersistentVolumeClaim',
+    namespaced: true,
+    followsNamespace: true,
+  },
+  {
+    key: 'pvs',
+    plural: 'persistentvolumes',
+    group: '',
+    version: 'v1',
+    kind: 'PersistentVolume',
+    namespaced: false,
+  },
+  {
+    key: 'storageClasses',
+    plural: 'storageclasses',
+    group: 'storage.k8s.io',
+    version: 'v1',
+    kind: 'StorageClass',
+    namespaced: false,
+  },
+  {
+    key: 'replicaSets',
+    plural: 'replicasets',
+    group: 'apps',
+    version: 'v1',
+    kind: 'ReplicaSet',
+    namespaced: true,
+  },
+  {
+    key: 'deployments',
+    plural: 'deployments',
+    group: 'apps',
+    version: 'v1',
+    kind: 'Deployment',
+    namespaced: true,
+  },
+  {
+    key: 'statefulSets',
+    plural: 'statefulsets',
+    group: 'apps',
+    version: 'v1',
+    kind: 'StatefulSet',
+    namespaced: true,
+  },
+  {
+    key: 'daemonSets',
+    plural: 'daemonsets',
+    group: 'apps',
+    version: 'v1',
+    kind: 'DaemonSet',
+    namespaced: true,
+  },
+  { key: 'jobs', plural: 'jobs', group: 'batch', version: 'v1', kind: 'Job', namespaced: true },
+  {
+    key: 'priorityClasses',
+    plural: 'priorityclasses',
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    kind: 'PriorityClass',
+    namespaced: false,
+  },
+  {
+    key: 'serviceAccounts',
+    plural: 'serviceaccounts',
+    group: '',
+    version: 'v1',
+    kind: 'ServiceAccount',
+    namespaced: true,
+  },
+  {
+    key: 'configMaps',
+    plural: 'configmaps',
+    group: '',
+    version: 'v1',
+    kind: 'ConfigMap',
+    namespaced: true,
+    fieldSelector: `metadata.name=${CA_STATUS_CONFIGMAP}`,
+  },
+];
+
+const PAGE_LIMIT = 500; // kubectl's default --chunk-size
+const MAX_THROTTLE_RETRIES = 3;
+const MAX_RETRY_AFTER_MS = 5_000;
+
+export interface LoadedKubeConfig {
+  kc: KubeConfig;
+  context: string;
+  server: string;
+  /** The kubeconfig files read, in order. */
+  files: string[];
+}
+
+/**
+ * Loads the kubeconfig the way kubectl does: --kubeconfig alone, else every file of $KUBECONFIG merged with the first
+ * file winning (client-node would throw on duplicates and let the last current-context win), else ~/.kube/config,
+ * else the in-cluster service account.
+ */
+export async function loadKubeConfig(opts: {
+  kubeconfig?: string;
+  context?: string;
+}): Promise<LoadedKubeConfig> {
+  const k8s = await import('@kubernetes/client-node');
+  const kc = new k8s.KubeConfig();
+  let files: string[];
+  if (opts.kubeconfig) {
+    if (!existsSync(opts.kubeconfig)) {
+      throw new EnvironmentError(
+        `kubeconfig ${opts.kubeconfig} does not exist`,
+        'kubectl config view --kubeconfig <file>',
+      );
+    }
+    files = [opts.kubeconfig];
+  } else if (process.env.KUBECONFIG) {
+    // kubectl skips $KUBECONFIG entries that do not exist
+    files = process.env.KUBECONFIG.split(delimiter).filter((f) => f !== '' && existsSync(f));
+  } else {
+    const home = join(process.env.HOME || homedir(), '.kube', 'config');
+    files = existsSync(home) ? [home] : [];
+  }
+
+  if (files.length === 0) {
+    if (
+      process.env.KUBERNETES_SERVICE_HOST &&
+      existsSync('/var/run/secrets/kubernetes.io/serviceaccount/token')
+    ) {
+      kc.loadFromCluster();
+    } else {
+      throw new EnvironmentError(
+        process.env.KUBECONFIG
+          ? `no kubeconfig file of KUBECONFIG=${process.env.KUBECONFIG} exists`
+          : 'no kubeconfig found (~/.kube/config does not exist and KUBECONFIG is not set)',
+        'kubectl config get-contexts (or pass --kubeconfig <file>)',
+      );
+    }
+  } else {
+    const clusters: unknown[] = [];
+    const users: unknown[] = [];
+    const contexts: unknown[] = [];
+    let currentContext: string | undefined;
+    const seen = { clusters: new Set<string>(), users: new Set<string>(), contexts: new Set<string>() };
+    for (const file of files) {
+      const part = new k8s.KubeConfig();
+      try {
+        part.loadFromFile(file);
+      } catch (e) {
+        throw new EnvironmentError(
+          `kubeconfig ${file} is not valid: ${(e as Error).message}`,
+          `kubectl config view --kubeconfig ${file}`,
+          {
+            cause: e,
+          },
+        );
+      }
+      // kubectl: the first file that sets a value wins, for current-context and for each named entry
+      currentContext ||= part.getCurrentContext() || undefined;
+      const take = <T extends { name: string }>(items: T[], into: unknown[], names: Set<string>) => {
+        for (const item of items) {
+          if (names.has(item.name)) continue;
+          names.add(item.name);
+          into.push(item);
+        }
+      };
+      take(part.getClusters(), clusters, seen.clusters);
+      take(part.getUsers(), users, seen.users);
+      take(part.getContexts(), contexts, seen.contexts);
+    }
+    kc.loadFromOptions({ clusters, users, contexts, currentContext });
+  }
+
+  const where = files.length > 0 ? `kubeconfig ${files.join(delimiter)}` : 'the in-cluster configuration';
+  const context = opts.context ?? kc.getCurrentContext();
+  if (!context) {
+    throw new EnvironmentError(
+      `${where} has no current context`,
+      'kubectl config get-contexts, then pass --context <name> or run kubectl config use-context <name>',
+    );
+  }
+  const ctx = kc.getContextObject(context);
+  if (!ctx) {
+    const known = kc
+      .getContexts()
+      .map((c) => c.name)
+      .join(', ');
+    throw new EnvironmentError(
+      `context "${context}" is not in ${where} (contexts: ${known || 'none'})`,
+      'kubectl config get-contexts',
+    );
+  }
+  kc.setCurrentContext(context);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) {
+    throw new EnvironmentError(
+      `context "${context}" names cluster "${ctx.cluster}", which ${where} does not define`,
+      'kubectl config view',
+    );
+  }
+  return { kc, context, server: cluster.server, files };
+}
+
+interface Target {
+  server: string;
+  context: string;
+  agent: http.Agent;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  authHint: string;
+}
+
+interface HttpResult {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** One GET; the timeout covers connect to last byte and its error names the server. */
+function httpGet(target: Target, pathAndQuery: string, call: string): Promise<HttpResult> {
+  const url = new URL(target.server + pathAndQuery);
+  const mod = url.protocol === 'http:' ? http : https;
+  return new Promise((resolve, reject) => {
+    let timedOut: RequestTimeoutError | undefined;
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      reject(timedOut ?? e);
+    };
+    const req = mod.request(url, { method: 'GET', agent: target.agent, headers: target.headers }, (res) => {
+      const stream = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        clearTimeout(timer);
+        if (timedOut) reject(timedOut);
+        else
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+      });
+      stream.on('error', fail);
+      res.on('error', fail);
+      res.on('aborted', () => fail(new Error('response aborted')));
+    });
+    const timer = setTimeout(() => {
+      timedOut = new RequestTimeoutError(target.server, call, target.timeoutMs);
+      req.destroy(timedOut);
+    }, target.timeoutMs);
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+function resourceName(spec: ResourceSpec): string {
+  return spec.group ? `${spec.plural}.${spec.group}` : spec.plural;
+}
+
+function basePath(spec: ResourceSpec, namespace?: string): string {
+  const root = spec.group ? `/apis/${spec.group}/${spec.version}` : `/api/${spec.version}`;
+  return namespace
+    ? `${root}/namespaces/${encodeURIComponent(namespace)}/${spec.plural}`
+    : `${root}/${spec.plural}`;
+}
+
+interface StatusBody {
+  message?: string;
+  reason?: string;
+}
+
+function statusOf(res: HttpResult): StatusBody {
+  try {
+    const s = JSON.parse(res.body) as StatusBody;
+    return typeof s === 'object' && s !== null ? s : {};
+  } catch {
+    return { message: res.body.slice(0, 200) };
+  }
+}
+
+function unauthorized(target: Target, res: HttpResult): EnvironmentError {
+  const s = statusOf(res);
+  return new EnvironmentError(
+    `the Kubernetes API server ${target.server} rejected the credentials of context "${target.context}" (401 ${s.message ?? 'Unauthorized'})`,
+    target.authHint,
+  );
+}
+
+function unreachable(target: Target, e: Error): EnvironmentError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new EnvironmentError(
+    `cannot reach the Kubernetes API server ${target.server} (context "${target.context}"): ${code && !e.message.includes(code) ? `${code} ` : ''}${e.message}`,
+    `kubectl cluster-info --context ${target.context}`,
+    { cause: e },
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** GET with client-go's rule: retry 429 and 5xx that carry Retry-After, a few times. Network errors are fatal. */
+async function getWithRetry(target: Target, pathAndQuery: string, call: string): Promise<HttpResult> {
+  for (let attempt = 0; ; attempt++) {
+    let res: HttpResult;
+    try {
+      res = await httpGet(target, pathAndQuery, call);
+    } catch (e) {
+      if (e instanceof RequestTimeoutError) throw e;
+      throw unreachable(target, e as Error);
+    }
+    const retryAfter = res.headers['retry-after'];
+    if (
+      (res.status === 429 || res.status >= 500) &&
+      retryAfter !== undefined &&
+      attempt < MAX_THROTTLE_RETRIES
+    ) {
+      await sleep(Math.min(Number(retryAfter) * 1000 || 0, MAX_RETRY_AFTER_MS));
+      continue;
+    }
+    return res;
+  }
+}
+
+type ListOutcome = { items: KubeObject[] } | { gap: Gap };
+
+/** Lists one resource type across pages; a 410 Expired continue token restarts the list once. */
+async function listAll(
+  target: Target,
+  spec: ResourceSpec,
+  namespace: string | undefined,
+  progress: (m: string) => void,
+): Promise<ListOutcome> {
+  const name = resourceName(spec);
+  const scope = namespace ? `namespace ${namespace}` : 'cluster scope';
+  const call = `GET ${basePath(spec, namespace)}`;
+  let restarts = 0;
+  restart: for (;;) {
+    const items: KubeObject[] = [];
+    let cont: string | undefined;
+    do {
+      const q = new URLSearchParams({ limit: String(PAGE_LIMIT) });
+      if (cont) q.set('continue', cont);
+      if (spec.fieldSelector) q.set('fieldSelector', spec.fieldSelector);
+      let res: HttpResult;
+      try {
+        res = await getWithRetry(target, `${basePath(spec, namespace)}?${q}`, call);
+      } catch (e) {
+        if (e instanceof RequestTimeoutError && !spec.essential) {
+          return {
+            gap: {
+              resource: name,
+              scope,
+              reason: 'timeout',
+              detail: `timeout: list ${name} (${scope}): ${e.message}`,
+            },
+          };
+        }
+        if (e instanceof RequestTimeoutError) {
+          throw new EnvironmentError(
+            `listing ${name}: ${e.message}`,
+            `kubectl cluster-info --context ${target.context}; or allow more time with --request-timeout`,
+            {
+              cause: e,
+            },
+          );
+        }
+        throw e;
+      }
+      if (res.status === 200) {
+        let list: { apiVersion?: string; items?: KubeObject[]; metadata?: { continue?: string } };
+        try {
+          list = JSON.parse(res.body);
+        } catch {
+          return {
+            gap: {
+              resource: name,
+              scope,
+              reason: 'error',
+              detail: `error: list ${name} (${scope}): the server did not answer JSON`,
+            },
+          };
+        }
+        const apiVersion = list.apiVersion ?? (spec.group ? `${spec.group}/${spec.version}` : spec.version);
+        // API servers omit apiVersion/kind on list items; kubectl -o json prints them
+        for (const item of list.items ?? [])
+          items.push({ apiVersion, kind: spec.kind, ...item } as KubeObject);
+        cont = list.metadata?.continue || undefined;
+        if (cont) progress(`listing ${name}… ${items.length}`);
+        continue;
+      }
+      if (res.status === 401) throw unauthorized(target, res);
+      if (res.status === 410 && restarts === 0) {
+        restarts++;
+        progress(`listing ${name}: continue token expired, starting over`);
+        continue restart;
+      }
+      return { gap: gapFromStatus(name, scope, res) };
+    } while (cont);
+    return { items };
+  }
+}
+
+function gapFromStatus(name: string, scope: string, res: HttpResult): Gap {
+  const s = statusOf(res);
+  const what = `list ${name} (${scope})`;
+  switch (res.status) {
+    case 403:
+      return { resource: name, scope, reason: 'forbidden', detail: `forbidden: ${what}` };
+    case 404:
+      return {
+        resource: name,
+        scope,
+        reason: 'not-found',
+        detail: `not found: ${what}: ${s.message ?? 'the server could not find the requested resource'}`,
+      };
+    case 429:
+      return {
+        resource: name,
+        scope,
+        reason: 'throttled',
+        detail: `throttled: ${what}: ${s.message ?? 'too many requests'}`,
+      };
+    default:
+      return {
+        resource: name,
+        scope,
+        reason: 'error',
+        detail: `error: ${what}: HTTP ${res.status}${s.reason ? ` ${s.reason}` : ''}${s.message ? `: ${s.message}` : ''}`,
+      };
+  }
+}
+
+/** The fix for rejected credentials, from how the user authenticates. */
+function authHintFor(kc: KubeConfig, context: string): string {
+  const user = kc.getCurrentUser();
+  const exec = user?.exec as
+    | { command?: string; args?: string[]; env?: Array<{ name: string; value: string }> }
+    | undefined;
+  if (exec?.command && /(^|\/)aws(\.exe)?$|aws-iam-authenticator/.test(exec.command)) {
+    const args = exec.args ?? [];
+    const i = args.indexOf('--profile');
+    const profile = i >= 0 ? args[i + 1] : exec.env?.find((e) => e.name === 'AWS_PROFILE')?.value;
+    return profile
+      ? `aws sso login --profile ${profile} (or refresh that profile's credentials), then kubectl get --raw /version --context ${context}`
+      : `refresh your AWS credentials (aws sso login / aws configure), then kubectl get --raw /version --context ${context}`;
+  }
+  return `refresh the credentials of context "${context}" (kubectl config view --minify --context ${context}); kubectl get --raw /version --context ${context} shows the same error`;
+}
+
+/** Gathers every Kubernetes kind casdoctor reads. Forbidden or missing resource types become gaps. */
+export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInputs> {
+  const progress = (m: string) => opts.onProgress?.(`kubernetes: ${m}`);
+  const { kc, context, server } = await loadKubeConfig(opts);
+  progress(`context ${context} (${server})`);
+
+  const reqOpts: https.RequestOptions = { headers: {} };
+  try {
+    await kc.applyToHTTPSOptions(reqOpts);
+  } catch (e) {
+    throw new EnvironmentError(
+      `cannot prepare credentials for context "${context}": ${(e as Error).message}`,
+      authHintFor(kc, context),
+      { cause: e },
+    );
+  }
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Encoding': 'gzip',
+    'User-Agent': 'casdoctor (read-only)',
+  };
+  for (const [k, v] of Object.entries(reqOpts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+  if (reqOpts.auth) headers.Authorization = `Basic ${Buffer.from(reqOpts.auth).toString('base64')}`;
+  const target: Target = {
+    server,
+    context,
+    agent: reqOpts.agent as http.Agent,
+    headers,
+    timeoutMs: opts.requestTimeoutMs,
+    authHint: authHintFor(kc, context),
+  };
+
+  const inputs = emptyInputs();
+  inputs.sources.push(`live: ${context}`);
+  const outcomes = await Promise.all(
+    RESOURCES.map(async (spec) => {
+      progress(`listing ${resourceName(spec)}…`);
+      const namespace = spec.followsNamespace ? opts.namespace : undefined;
+      let outcome = await listAll(target, spec, namespace, progress);
+      const extraGaps: Gap[] = [];
+      if ('gap' in outcome && outcome.gap.reason === 'forbidden' && !namespace) {
+        // Namespace-only RBAC: still list the pods the user asked about; the cluster-scope gap stays.
+        if (spec.key === 'pods' && opts.namespace) {
+          extraGaps.push(outcome.gap);
+          outcome = await listAll(target, spec, opts.namespace, progress);
+        } else if (spec.key === 'configMaps') {
+          extraGaps.push(outcome.gap);
+          outcome = await getCaStatusConfigMap(target, spec);
+        }
+      }
+      if ('items' in outcome) progress(`listed ${outcome.items.length} ${resourceName(spec)}`);
+      return { spec, outcome, extraGaps };
+    }),
+  );
+  for (const { spec, outcome, extraGaps } of outcomes) {
+    inputs.gaps.push(...extraGaps);
+    if ('gap' in outcome) {
+      inputs.gaps.push(outcome.gap);
+      continue;
+    }
+    (inputs[spec.key] as KubeObject[]).push(...outcome.items);
+    inputs.provided.add(spec.key);
+  }
+  return inputs;
+}
+
+/** Fallback when ConfigMaps cannot be listed cluster-wide: GET the one CA writes in kube-system. */
+async function getCaStatusConfigMap(target: Target, spec: ResourceSpec): Promise<ListOutcome> {
+  const path = `${basePath(spec, 'kube-system')}/${CA_STATUS_CONFIGMAP}`;
+  const name = `${spec.plural}/${CA_STATUS_CONFIGMAP}`;
+  const scope = 'namespace kube-system';
+  let res: HttpResult;
+  try {
+    res = await getWithRetry(target, path, `GET ${path}`);
+  } catch (e) {
+    if (!(e instanceof RequestTimeoutError)) throw e;
+    return {
+      gap: {
+        resource: name,
+        scope,
+        reason: 'timeout',
+        detail: `timeout: get ${name} (${scope}): ${e.message}`,
+      },
+    };
+  }
+  if (res.status === 200) {
+    try {
+      return { items: [{ apiVersion: 'v1', kind: 'ConfigMap', ...JSON.parse(res.body) }] };
+    } catch {
+      return {
+        gap: {
+          resource: name,
+          scope,
+          reason: 'error',
+          detail: `error: get ${name} (${scope}): the server did not answer JSON`,
+        },
+      };
+    }
+  }
+  if (res.status === 401) throw unauthorized(target, res);
+  const gap = gapFromStatus(name, scope, res);
+  return { gap: { ...gap, detail: gap.detail.replace(`list ${name}`, `get ${name}`) } };
+}

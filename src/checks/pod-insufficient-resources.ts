@@ -8,21 +8,49 @@ import { closestFailures, pendingAnalyses, podSubject, tagCommand } from './supp
 
 const RESOURCES_TAG = 'k8s.io/cluster-autoscaler/node-template/resources/';
 
-/** Smallest instance types in CA's table whose capacity holds `need` (cpu millis, memory bytes, nvidia.com/gpu). */
-function smallestFitting(a: Analysis, need: Resources, arch: string | undefined): string[] {
-  const fits: Array<{ name: string; vcpu: number; mem: number }> = [];
+// Families worth suggesting for a general workload: no accelerators, FPGAs, Macs or high-memory bare metal.
+const SPECIAL_FAMILY = /^(f\d|vt\d|mac|inf\d|trn\d|dl\d|u-|u\d|p\d|g\d|hpc\d)/;
+
+/**
+ * Smallest instance types in CA's table whose capacity holds `need` (cpu millis, memory bytes, nvidia.com/gpu),
+ * preferring the family of the group's own type (r5.2xlarge -> r5.8xlarge).
+ */
+function smallestFitting(
+  a: Analysis,
+  need: Resources,
+  arch: string | undefined,
+  like: string | undefined,
+): string[] {
+  const gpus = need['nvidia.com/gpu'] ?? 0;
+  const family = like?.split('.')[0];
+  const fits: Array<{ name: string; vcpu: number; mem: number; same: boolean; common: boolean }> = [];
   for (const name of a.instanceTypes.names()) {
     const t = a.instanceTypes.lookup(name);
-    if (!t || (arch && t.architecture !== arch)) continue;
+    if (!t || (arch && t.architecture !== arch) || name.includes('metal')) continue;
+    if (gpus === 0 && (t.gpu > 0 || SPECIAL_FAMILY.test(name))) continue;
     if (t.vcpu * 1000 < (need.cpu ?? 0)) continue;
     if (t.memoryMiB * 1024 * 1024 < (need.memory ?? 0)) continue;
-    if (t.gpu < (need['nvidia.com/gpu'] ?? 0)) continue;
-    fits.push({ name, vcpu: t.vcpu, mem: t.memoryMiB });
+    if (t.gpu < gpus) continue;
+    const fam = name.split('.')[0];
+    // current-generation general purpose, memory and compute families are what most node groups use
+    fits.push({
+      name,
+      vcpu: t.vcpu,
+      mem: t.memoryMiB,
+      same: fam === family,
+      common: /^[mrc]([5-9]|\d\d)[a-z]*$/.test(fam),
+    });
   }
+  const size = (f: { vcpu: number; mem: number }) => f.vcpu * 4096 + f.mem;
   fits.sort(
-    (x, y) => x.vcpu * 4096 + x.mem / 1024 - (y.vcpu * 4096 + y.mem / 1024) || (x.name < y.name ? -1 : 1),
+    (x, y) =>
+      Number(y.same) - Number(x.same) ||
+      Number(y.common) - Number(x.common) ||
+      size(x) - size(y) ||
+      (x.name < y.name ? -1 : 1),
   );
-  return fits.slice(0, 3).map((f) => `${f.name} (${f.vcpu} vCPU, ${f.mem / 1024}Gi)`);
+  const picked = fits.slice(0, 3);
+  return picked.map((f) => `${f.name} (${f.vcpu} vCPU, ${Math.round(f.mem / 1024)}Gi)`);
 }
 
 function gpuTagFix(g: GroupEvaluation, resource: string, need: number): string | undefined {
@@ -47,7 +75,7 @@ export default defineCheck({
     commands: ['why-pending'],
     requires: ['pods', 'autoScalingGroups'],
     messages: {
-      insufficient: 'Pod {pod} requests {requests}; {groups}: {shortfall}.',
+      insufficient: 'Pod {pod} requests {requests}, more than {groups} can hold: {shortfall}.',
     },
     upstream:
       'kube-scheduler noderesources/fit.go; cluster-autoscaler cloudprovider/aws/aws_manager.go buildNodeFromTemplate',
@@ -62,7 +90,7 @@ export default defineCheck({
       const shortfall = hits
         .map(
           (h) =>
-            `${h.g.group.name} (${h.g.template.instanceType ?? h.g.template.source}) ${h.status.reasons.join(', ')}`,
+            `${h.g.group.name} (${h.g.template.instanceType ?? h.g.template.source}): ${h.status.reasons.join(', ')}`,
         )
         .join('; ');
       const fixes: string[] = [];
@@ -82,7 +110,12 @@ export default defineCheck({
         const need: Resources = {};
         for (const k of new Set([...Object.keys(p.requests), ...Object.keys(daemon)]))
           need[k] = (p.requests[k] ?? 0) + (daemon[k] ?? 0);
-        const types = smallestFitting(a, need, first?.node.metadata.labels?.['kubernetes.io/arch']);
+        const types = smallestFitting(
+          a,
+          need,
+          first?.node.metadata.labels?.['kubernetes.io/arch'],
+          hits[0].g.template.instanceType,
+        );
         fixes.push(
           `Lower the pod's requests to what a node of the group can hold, or add a node group with a larger instance type${
             types.length
@@ -99,7 +132,10 @@ export default defineCheck({
             .filter(([, v]) => v > 0)
             .map(([k, v]) => `${k} ${formatResource(k, v)}`)
             .join(', '),
-          groups: hits.length === 1 ? `node group ${hits[0].g.group.name}` : `${hits.length} node groups`,
+          groups:
+            hits.length === 1
+              ? 'the template of its node group'
+              : `the templates of ${hits.length} node groups`,
           shortfall,
         },
         subject: podSubject(p.pod),

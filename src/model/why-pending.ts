@@ -28,6 +28,8 @@ export interface PodGroupResult {
   predicatesPass: boolean;
   /** kube-scheduler plugin that failed first, e.g. "TaintToleration". */
   failedPlugin?: string;
+  /** The first failing reason's values, short enough for a table cell ("cpu 8 > 3715m free"). */
+  values?: string;
   /** Concrete values behind the reasons. */
   details: string[];
   /** Plugins that could not be evaluated on the template. */

@@ -85,9 +85,9 @@ function groupTable(p: PodReport, s: Style, width?: number): string {
       ? g.expanderChoice
         ? s.green(`fits; ${p.expander?.name ?? 'expander'} picks it`)
         : 'fits'
-      : `${g.reasons.join(', ')}${g.details.length && !g.fits ? s.dim(` (${g.details[0]})`) : ''}`;
+      : `${g.reasons.join(', ')}${g.values ? s.dim(` (${g.values})`) : ''}`;
     table.push([
-      g.discovered ? g.name : `${g.name} ${s.dim('(not discovered)')}`,
+      g.name,
       `${g.minSize}/${g.targetSize}/${g.maxSize}`,
       g.template.instanceType ?? '-',
       g.template.source,
@@ -95,7 +95,12 @@ function groupTable(p: PodReport, s: Style, width?: number): string {
       reason,
     ]);
   }
-  return table.toString();
+  // cli-table3 pads the last column; trailing blanks only make pipes and diffs noisy
+  return table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n');
 }
 
 export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAIN): string {
@@ -134,7 +139,7 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     else if (p.verdict !== 'fits-existing-node')
       out.push(s.dim('  CA said    nothing (no NotTriggerScaleUp/TriggeredScaleUp event on the pod)'));
     if (p.expander?.note) out.push(s.dim(`  expander   ${p.expander.note}`));
-    if (p.nodeGroups.length > 0 && p.verdict !== 'fits-existing-node') {
+    if (p.nodeGroups.length > 0 && p.verdict !== 'fits-existing-node' && p.verdict !== 'ignored-by-ca') {
       out.push('');
       out.push(groupTable(p, s, input.width));
     }

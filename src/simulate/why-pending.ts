@@ -1,4 +1,4 @@
-import type { Pod } from '../model/k8s.js';
+import type { Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { formatResource } from '../model/quantity.js';
 import type { FilterStatus, NodeInfo, Resources } from '../model/scheduling.js';
@@ -6,8 +6,13 @@ import type { PodGroupResult, PodReport, PodVerdict } from '../model/why-pending
 import type { Analysis } from './analysis.js';
 import { type CaPodEvent, latestCaEventForPod } from './ca-events.js';
 import { classifyPodForCa, type PodStage } from './ca-pod-filter.js';
-import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
-import { nodeInfoFor, podRequests } from './resources.js';
+import {
+  explainNodeAffinityMismatch,
+  podMatchesNodeSelectorAndAffinity,
+} from './predicates/node-affinity.js';
+import { insufficientResources } from './predicates/node-resources-fit.js';
+import { findUntoleratedTaint } from './predicates/taint-toleration.js';
+import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
 import { evaluateAllFilters, explainAgainstNodes } from './scheduler.js';
 import type { TemplateResult } from './template-node.js';
 
@@ -49,6 +54,21 @@ export interface PodAnalysis {
 }
 
 const cache = new WeakMap<Analysis, Map<Pod, PodAnalysis>>();
+const equivalenceCache = new WeakMap<
+  Analysis,
+  Map<string, { sched: ReturnType<typeof explainAgainstNodes>; groups: GroupEvaluation[] }>
+>();
+
+/**
+ * Pods of one ReplicaSet / Job share their spec, so the scheduler and CA reach the same answer for all of them
+ * (CA groups them as "equivalence groups" too: core/utils/pod_equivalence). StatefulSet pods differ by volume.
+ */
+function equivalenceKey(pod: Pod): string | undefined {
+  const owner = pod.metadata.ownerReferences?.find((o) => o.controller);
+  if (!owner?.uid || !['ReplicaSet', 'Job', 'ReplicationController'].includes(owner.kind)) return undefined;
+  if (pod.spec.volumes?.some((v) => v.persistentVolumeClaim || v.ephemeral)) return undefined;
+  return `${owner.kind}/${owner.uid}`;
+}
 
 export function isPendingCandidate(pod: Pod): boolean {
   const phase = pod.status?.phase ?? 'Pending';
@@ -124,7 +144,20 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     };
   }
 
-  const sched = explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason });
+  let eq = equivalenceCache.get(a);
+  if (!eq) equivalenceCache.set(a, (eq = new Map()));
+  const eqKey = equivalenceKey(pod);
+  let shared = eqKey ? eq.get(eqKey) : undefined;
+  if (!shared) {
+    const computed = {
+      sched: explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason }),
+      groups: a.nodeGroups.map((g) => evaluateGroup(a, pod, g)),
+    };
+    applyClusterLimits(a, computed.groups);
+    shared = computed;
+    if (eqKey) eq.set(eqKey, computed);
+  }
+  const sched = shared.sched;
   const schedulerOut = {
     message: sched.message,
     nodes: sched.nodes.map((n) => ({
@@ -134,9 +167,8 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       ...(n.result.notEvaluated.length ? { notEvaluated: n.result.notEvaluated.map((s) => s.plugin) } : {}),
     })),
   };
-  const groups = a.nodeGroups.map((g) => evaluateGroup(a, pod, g));
-  applyClusterLimits(a, groups);
-  const nodeGroups = groups.map(toGroupResult);
+  const groups = shared.groups;
+  const nodeGroups = groups.map((g) => toGroupResult(g, pod));
   const fitsNode = sched.nodes.find((n) => n.fits);
 
   let verdict: PodVerdict;
@@ -294,18 +326,12 @@ function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
   }
   const cores = a.ca.flags.coresTotal.value;
   const memory = a.ca.flags.memoryTotal.value;
-  let totalCores = 0;
-  let totalMemGiB = 0;
-  for (const n of a.raw.nodes) {
-    const info = a.nodeInfo(n.metadata.name ?? '');
-    const capCpu = n.status?.capacity?.cpu;
-    totalCores += capCpu !== undefined ? Math.ceil(Number(info?.allocatable.cpu ?? 0) / 1000) : 0;
-    totalMemGiB += (info?.allocatable.memory ?? 0) / 1024 ** 3;
-  }
+  const { totalCores, totalMemGiB } = clusterTotals(a);
   for (const g of groups) {
     if (!g.group.discovered || g.skip || !g.templateInfo) continue;
-    const addCores = Math.ceil((g.templateInfo.allocatable.cpu ?? 0) / 1000);
-    const addMem = (g.templateInfo.allocatable.memory ?? 0) / 1024 ** 3;
+    const cap = parseResourceList(g.template.node?.status?.capacity);
+    const addCores = Math.ceil((cap.cpu ?? 0) / 1000);
+    const addMem = (cap.memory ?? 0) / 1024 ** 3;
     const over: string[] = [];
     if (totalCores + addCores > cores.max) over.push('cpu');
     if (totalMemGiB + addMem > memory.max) over.push('memory');
@@ -325,11 +351,68 @@ function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
   }
 }
 
-function toGroupResult(g: GroupEvaluation): PodGroupResult {
+/**
+ * Cluster cores and memory as CA's resource manager counts them (core/scaleup/resource/manager.go): each node group's
+ * target size times its template's capacity, plus the capacity of nodes in no node group.
+ */
+function clusterTotals(a: Analysis): { totalCores: number; totalMemGiB: number } {
+  let totalCores = 0;
+  let totalMemGiB = 0;
+  for (const g of a.nodeGroups) {
+    if (!g.discovered) continue;
+    const cap = parseResourceList(a.template(g).node?.status?.capacity);
+    totalCores += g.targetSize * Math.ceil((cap.cpu ?? 0) / 1000);
+    totalMemGiB += (g.targetSize * (cap.memory ?? 0)) / 1024 ** 3;
+  }
+  const managed = new Set(
+    a.nodeGroups.filter((g) => g.discovered).flatMap((g) => g.nodes.map((n) => n.metadata.name)),
+  );
+  for (const n of a.raw.nodes) {
+    if (managed.has(n.metadata.name)) continue;
+    const cap = parseResourceList(n.status?.capacity);
+    totalCores += Math.ceil((cap.cpu ?? 0) / 1000);
+    totalMemGiB += (cap.memory ?? 0) / 1024 ** 3;
+  }
+  return { totalCores, totalMemGiB };
+}
+
+/** The first failing reason's values in a few words, for the table of node groups. */
+function shortValues(pod: PodT, g: GroupEvaluation): string | undefined {
+  if (!g.group.discovered) return g.group.mismatch;
+  if (g.skip) return g.skip.detail;
+  const first = g.failures[0];
+  if (!first || !g.templateInfo) return g.blockers[0];
+  switch (first.plugin) {
+    case 'NodeResourcesFit':
+      return insufficientResources(pod, g.templateInfo)
+        .map((r) =>
+          r.resource === 'pods'
+            ? `${r.used} pods = max ${r.capacity}`
+            : `${r.resource} ${formatResource(r.resource, r.requested)} > ${formatResource(r.resource, Math.max(0, r.capacity - r.used))} free`,
+        )
+        .join(', ');
+    case 'TaintToleration': {
+      const t = findUntoleratedTaint(pod.spec.tolerations, g.templateInfo.node.spec?.taints);
+      return t ? `taint ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}` : undefined;
+    }
+    case 'NodeAffinity':
+      return explainNodeAffinityMismatch(pod, g.templateInfo.node)[0];
+    case 'VolumeBinding':
+    case 'VolumeZone': {
+      const text = (first.details ?? []).join(' ');
+      const m = /In \[([^\]]+)\] \(node has [^=]+=([^)]+)\)/.exec(text);
+      if (m) return `volume needs ${m[1]}, template in ${m[2]}`;
+      return first.details?.[0]?.slice(0, 100);
+    }
+    default:
+      return first.details?.[0]?.slice(0, 100);
+  }
+}
+
+function toGroupResult(g: GroupEvaluation, pod: PodT): PodGroupResult {
   const first = g.failures[0];
   let reasons: string[];
-  if (!g.group.discovered)
-    reasons = [`not discovered by CA: ${g.group.mismatch ?? 'no matching discovery configuration'}`];
+  if (!g.group.discovered) reasons = ['not discovered by CA'];
   else if (g.skip) reasons = [g.skip.reason];
   else if (first) reasons = [...first.reasons];
   else if (g.notEvaluated.length) reasons = g.notEvaluated.map((s) => `not evaluated: ${s.plugin}`);
@@ -342,10 +425,12 @@ function toGroupResult(g: GroupEvaluation): PodGroupResult {
   for (const s of g.notEvaluated)
     details.push(...(s.details ?? []).map((d) => `${s.plugin} not evaluated: ${d}`));
   details.push(...g.blockers);
+  const values = g.fits ? undefined : shortValues(pod, g);
   return {
     name: g.group.name,
     fits: g.fits,
     reasons,
+    ...(values ? { values } : {}),
     template: {
       source: g.template.source,
       ...(g.template.instanceType ? { instanceType: g.template.instanceType } : {}),
@@ -395,12 +480,10 @@ function pickExpander(
           bestScore = score;
         }
       }
-      const tie = candidates.filter((c) => c !== best).length > 0 ? undefined : undefined;
       return {
         name,
         ...(best ? { choice: best.group.name } : {}),
         candidates: names,
-        ...(tie ? { note: tie } : {}),
         ...(chain.length > 1
           ? { note: `expander chain ${chain.join(',')}; casdoctor simulates ${name}` }
           : {}),

@@ -59,7 +59,11 @@ function regionOf(zone: string): string {
 }
 
 /** A node selector term from one requirement: term('topology.kubernetes.io/zone', 'In', ['us-east-1a']). */
-export function term(key: string, operator: NodeSelectorRequirement['operator'], values?: string[]): NodeSelectorTerm {
+export function term(
+  key: string,
+  operator: NodeSelectorRequirement['operator'],
+  values?: string[],
+): NodeSelectorTerm {
   return { matchExpressions: [values === undefined ? { key, operator } : { key, operator, values }] };
 }
 
@@ -299,9 +303,16 @@ export class PodBuilder {
   }
 
   /** A hostPort on the first container (protocol as the API server defaults it: TCP). */
-  withHostPort(hostPort: number, opts: { containerPort?: number; protocol?: string; hostIP?: string } = {}): this {
+  withHostPort(
+    hostPort: number,
+    opts: { containerPort?: number; protocol?: string; hostIP?: string } = {},
+  ): this {
     const c = this.p.spec.containers[0];
-    const port: ContainerPort = { containerPort: opts.containerPort ?? hostPort, hostPort, protocol: opts.protocol ?? 'TCP' };
+    const port: ContainerPort = {
+      containerPort: opts.containerPort ?? hostPort,
+      hostPort,
+      protocol: opts.protocol ?? 'TCP',
+    };
     if (opts.hostIP) port.hostIP = opts.hostIP;
     c.ports = [...(c.ports ?? []), port];
     return this;
@@ -372,7 +383,11 @@ export class PodBuilder {
   }
 
   /** A controller ownerReference (apiVersion inferred for built-in kinds). */
-  ownedBy(kind: string, name: string, opts: { apiVersion?: string; uid?: string; controller?: boolean } = {}): this {
+  ownedBy(
+    kind: string,
+    name: string,
+    opts: { apiVersion?: string; uid?: string; controller?: boolean } = {},
+  ): this {
     const ref: OwnerReference = {
       apiVersion: opts.apiVersion ?? OWNER_API_VERSIONS[kind] ?? 'example.com/v1',
       kind,
@@ -412,7 +427,8 @@ export class PodBuilder {
     const all = [...this.p.spec.containers, ...(this.p.spec.initContainers ?? [])];
     const hasAny = all.some(
       (c) =>
-        Object.keys(c.resources?.requests ?? {}).length > 0 || Object.keys(c.resources?.limits ?? {}).length > 0,
+        Object.keys(c.resources?.requests ?? {}).length > 0 ||
+        Object.keys(c.resources?.limits ?? {}).length > 0,
     );
     if (!hasAny) return 'BestEffort';
     const guaranteed = all.every((c) =>
@@ -455,9 +471,13 @@ export class PodBuilder {
         p.status = {
           ...p.status,
           phase: 'Running',
-          conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(
-            (type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: started }),
-          ),
+          conditions: [
+            'PodReadyToStartContainers',
+            'Initialized',
+            'Ready',
+            'ContainersReady',
+            'PodScheduled',
+          ].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: started })),
           hostIP: '10.0.1.23',
           hostIPs: [{ ip: '10.0.1.23' }],
           podIP: '10.0.1.57',
@@ -542,7 +562,12 @@ export class NodeBuilder {
           pods: '58',
         },
         conditions: [
-          ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+          [
+            'MemoryPressure',
+            'False',
+            'KubeletHasSufficientMemory',
+            'kubelet has sufficient memory available',
+          ],
           ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
           ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
           ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
@@ -602,7 +627,10 @@ export class NodeBuilder {
 
   /** Sets both instance-type labels. */
   withInstanceType(type: string): this {
-    return this.withLabels({ 'beta.kubernetes.io/instance-type': type, 'node.kubernetes.io/instance-type': type });
+    return this.withLabels({
+      'beta.kubernetes.io/instance-type': type,
+      'node.kubernetes.io/instance-type': type,
+    });
   }
 
   /** Sets zone and region labels (GA and beta) and the providerID's zone. */
@@ -646,7 +674,11 @@ export class NodeBuilder {
   /** Cordoned: spec.unschedulable plus the taint the node controller adds for it. */
   unschedulable(): this {
     (this.n.spec ??= {}).unschedulable = true;
-    return this.withTaints({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: CREATED });
+    return this.withTaints({
+      key: 'node.kubernetes.io/unschedulable',
+      effect: 'NoSchedule',
+      timeAdded: CREATED,
+    });
   }
 
   /** spec.unschedulable only, without the matching taint (a template node as CA builds it, or a fresh cordon). */
@@ -830,7 +862,9 @@ export class PvBuilder {
         csi: {
           driver: 'ebs.csi.aws.com',
           fsType: 'ext4',
-          volumeAttributes: { 'storage.kubernetes.io/csiProvisionerIdentity': '1736068811000-9012-ebs.csi.aws.com' },
+          volumeAttributes: {
+            'storage.kubernetes.io/csiProvisionerIdentity': '1736068811000-9012-ebs.csi.aws.com',
+          },
           volumeHandle: `vol-0${uidFor(`vol/${name}`).replace(/-/g, '').slice(0, 16)}`,
         },
         persistentVolumeReclaimPolicy: 'Delete',

@@ -179,7 +179,9 @@ describe('pod-untolerated-taint', () => {
   });
   it('uses the redacted reason of the scheduler CA 1.35+ vendors (kubernetes#134740)', () => {
     const w = world({ caArgs: DEFAULT_CA_ARGS });
-    w.raw.deployments = [caDeployment(DEFAULT_CA_ARGS, 'registry.k8s.io/autoscaling/cluster-autoscaler:v1.35.0')];
+    w.raw.deployments = [
+      caDeployment(DEFAULT_CA_ARGS, 'registry.k8s.io/autoscaling/cluster-autoscaler:v1.35.0'),
+    ];
     w.add('autoScalingGroups', db.asg).add('launchTemplateVersions', db.lt);
     w.add('pods', pendingPod('orders-pg-0', 'databases').withNodeSelector({ workload: 'databases' }).build());
     const [f] = findingsOf(w.raw, 'pod-untolerated-taint');

@@ -16,14 +16,17 @@ function dir(files: Record<string, string>): string {
   return d;
 }
 
-const list = (items: unknown[]) => JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
+const list = (items: unknown[]) =>
+  JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
 
 describe('the offline loader', () => {
   it('recognises kubectl Lists and aws outputs by content, whatever the file names', async () => {
     const d = dir({
       'a.json': list([pod('web-1', 'web').build(), node('ip-10-0-1-5.ec2.internal').build()]),
       'b.txt.json': JSON.stringify({ AutoScalingGroups: [asg('ng-a').build()] }),
-      'nested/c.json': JSON.stringify({ Activities: [{ ActivityId: 'x', AutoScalingGroupName: 'ng-a', StatusCode: 'Successful' }] }),
+      'nested/c.json': JSON.stringify({
+        Activities: [{ ActivityId: 'x', AutoScalingGroupName: 'ng-a', StatusCode: 'Successful' }],
+      }),
     });
     const r = await loadOffline([d]);
     expect(r.pods.map((p) => p.metadata.name)).toEqual(['web-1']);
@@ -37,7 +40,9 @@ describe('the offline loader', () => {
   it('reads typed API lists whose items carry no kind (PodList from the API server)', async () => {
     const p = pod('api-1', 'web').build();
     delete (p as { kind?: string }).kind;
-    const d = dir({ 'pods.json': JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [p] }) });
+    const d = dir({
+      'pods.json': JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [p] }),
+    });
     const r = await loadOffline([d]);
     expect(r.pods[0].kind).toBe('Pod');
   });
@@ -68,8 +73,14 @@ items:
 
   it('tells describe-instance-types from get-instance-types-from-instance-requirements', async () => {
     const d = dir({
-      'it.json': JSON.stringify({ InstanceTypes: [{ InstanceType: 'm5.large', VCpuInfo: { DefaultVCpus: 2 }, MemoryInfo: { SizeInMiB: 8192 } }] }),
-      'req.json': JSON.stringify({ InstanceTypes: [{ InstanceType: 'c6i.large' }, { InstanceType: 'c5.large' }] }),
+      'it.json': JSON.stringify({
+        InstanceTypes: [
+          { InstanceType: 'm5.large', VCpuInfo: { DefaultVCpus: 2 }, MemoryInfo: { SizeInMiB: 8192 } },
+        ],
+      }),
+      'req.json': JSON.stringify({
+        InstanceTypes: [{ InstanceType: 'c6i.large' }, { InstanceType: 'c5.large' }],
+      }),
     });
     const r = await loadOffline([d]);
     expect(r.instanceTypes.map((t) => t.InstanceType)).toEqual(['m5.large']);
@@ -101,8 +112,12 @@ items:
   });
 
   it('warns about files it does not recognise and goes on', async () => {
-    const r = await loadOffline([dir({ 'x.json': JSON.stringify({ hello: 'world' }), 'p.json': list([pod().build()]) })]);
-    expect(r.warnings).toEqual([expect.stringContaining("x.json: no Kubernetes object or AWS output casdoctor recognises")]);
+    const r = await loadOffline([
+      dir({ 'x.json': JSON.stringify({ hello: 'world' }), 'p.json': list([pod().build()]) }),
+    ]);
+    expect(r.warnings).toEqual([
+      expect.stringContaining('x.json: no Kubernetes object or AWS output casdoctor recognises'),
+    ]);
     expect(r.pods).toHaveLength(1);
   });
 
@@ -121,6 +136,8 @@ items:
   });
 
   it('says which --from path does not exist', async () => {
-    await expect(loadOffline(['/nonexistent/dump'])).rejects.toThrow('--from /nonexistent/dump: no such file or directory');
+    await expect(loadOffline(['/nonexistent/dump'])).rejects.toThrow(
+      '--from /nonexistent/dump: no such file or directory',
+    );
   });
 });

@@ -107,8 +107,8 @@ export async function parseDocuments(text: string, file: string): Promise<unknow
 function jsonError(e: unknown, text: string, file: string): InputError {
   const msg = e instanceof Error ? e.message : String(e);
   const m = /position (\d+)/.exec(msg);
-  let line = 1;
-  let column = 1;
+  let line: number;
+  let column: number;
   if (m) {
     const offset = Number(m[1]);
     const before = text.slice(0, offset);

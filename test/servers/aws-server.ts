@@ -556,7 +556,7 @@ export async function startAwsServer(
 
       let service: AwsService | 'unknown' = 'unknown';
       let action = '';
-      let input: Record<string, unknown> = {};
+      let input: Record<string, unknown>;
       let op: Operation | undefined;
       let xmlns = '';
       const eksPath = /^\/clusters\/([^/]+)\/node-groups\/([^/]+)$/.exec(url.pathname);

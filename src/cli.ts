@@ -2,8 +2,13 @@
 // Entry point: builds the commander program, runs one command, maps its RunResult to process.exitCode.
 // Keep this file light: commands, SDKs and renderers are imported lazily inside actions.
 import { Command, CommanderError, Option } from 'commander';
-import type { GlobalOptions, RunResult } from './commands/types.js';
+import { registerWhyPending } from './commands/why-pending.register.js';
+import type { CliContext, Registrar } from './commands/register.js';
+import type { Deps, GlobalOptions, RunResult } from './commands/types.js';
 import { EXIT } from './commands/types.js';
+
+/** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
+const REGISTRARS: Registrar[] = [registerWhyPending];
 
 const VERSION = '0.1.0';
 
@@ -36,9 +41,7 @@ export function buildProgram(): Command {
       '--ca-args <flags>',
       'Cluster Autoscaler flags overriding those found on its Deployment, e.g. "--expander=random --max-nodes-total=50"',
     )
-    .addOption(
-      new Option('-o, --output <format>', 'output format').choices(['table', 'json']).default('table'),
-    )
+    .option('-o, --output <format>', 'output format: table or json (preflight also: sarif, junit, markdown)', 'table')
     .addOption(
       new Option('--fail-on <level>', 'exit 1 when a finding at or above this severity exists')
         .choices(['error', 'warning', 'info', 'never'])
@@ -47,33 +50,7 @@ export function buildProgram(): Command {
     .option('--no-color', 'no colors (also NO_COLOR=1)')
     .option('--debug', 'print stack traces for unexpected errors');
 
-  program
-    .command('why-pending')
-    .description(
-      'explain why pods are Pending: the scheduler against existing nodes, CA against every node group',
-    )
-    .argument('[pod]', 'pod name (or namespace/name)')
-    .option('-n, --namespace <ns>', 'namespace of the pod(s)')
-    .option('-A, --all-namespaces', 'look at pods in every namespace')
-    .option('--all', 'every Pending pod (in the namespace, or everywhere with -A)')
-    .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  casdoctor why-pending -n payments api-7f9c8d6b5-x2x7q     one pod, live cluster and AWS
-  casdoctor why-pending --all -A                             every Pending pod in the cluster
-  casdoctor why-pending --all -n web -l app=frontend -o json
-  casdoctor why-pending --all --from ./dump --now 2026-11-21T10:00:00Z
-  casdoctor why-pending --all --from examples/demo --ca-args "--expander=random"
-
-Exit codes: 0 every examined pod gets a node; 1 some pod cannot (or a finding at --fail-on);
-2 usage, input or environment error. --fail-on never always exits 0 on a completed report.`,
-    )
-    .action(async (pod: string | undefined, opts: Record<string, unknown>, cmd: Command) => {
-      const { runWhyPending } = await import('./commands/why-pending.js');
-      setResult(await runWhyPending({ ...globalOptions(cmd), pod, ...opts } as never, defaultDeps()));
-    });
+  for (const register of REGISTRARS) register(program, cliContext);
 
   program
     .command('checks')
@@ -95,6 +72,12 @@ Exit codes: 0 every examined pod gets a node; 1 some pod cannot (or a finding at
   return program;
 }
 
+const cliContext: CliContext = {
+  globalOptions: (cmd) => globalOptions(cmd),
+  deps: () => defaultDeps(),
+  setResult: (r) => setResult(r),
+};
+
 function globalOptions(cmd: Command): GlobalOptions {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
   const noColor = o.color === false || (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '');
@@ -114,7 +97,7 @@ function globalOptions(cmd: Command): GlobalOptions {
   };
 }
 
-function defaultDeps() {
+function defaultDeps(): Deps {
   return {
     stdout: (s: string) => process.stdout.write(s),
     stderr: (s: string) => process.stderr.write(s),

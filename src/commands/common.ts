@@ -3,6 +3,14 @@ import { InputError, UsageError } from '../model/errors.js';
 import type { RawInputs } from '../model/snapshot.js';
 import type { Deps, GlobalOptions } from './types.js';
 
+/** Validates -o for a command that supports only some formats. */
+export function requireOutput<T extends string>(output: string, allowed: readonly T[], command: string): T {
+  if (!(allowed as readonly string[]).includes(output)) {
+    throw new UsageError(`${command}: -o ${output} is not supported; use one of: ${allowed.join(', ')}`);
+  }
+  return output as T;
+}
+
 /** Parses --now; default is the real clock. */
 export function resolveNow(opts: GlobalOptions, deps: Deps): Date {
   if (opts.now === undefined) return deps.realNow();

@@ -4,7 +4,7 @@ export interface RunResult {
   exitCode: number;
 }
 
-export type OutputFormat = 'table' | 'json';
+export type OutputFormat = 'table' | 'json' | 'sarif' | 'junit' | 'markdown';
 export type FailOn = 'error' | 'warning' | 'info' | 'never';
 
 export interface GlobalOptions {

@@ -9,7 +9,7 @@ import { terminalStyle } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { Analysis } from '../simulate/analysis.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
-import { gatherInputs, loadInstanceTypeData, resolveNow, splitArgs } from './common.js';
+import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
@@ -59,6 +59,7 @@ export function selectPods(raw: RawInputs, o: WhyPendingOptions): (pod: Pod) => 
 }
 
 export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<RunResult> {
+  requireOutput(o.output, ['table', 'json'], 'why-pending');
   if (o.pod && o.all) throw new UsageError('pass either a pod name or --all, not both');
   if (!o.pod && !o.all) throw new UsageError('name a pod (why-pending <pod> -n <namespace>) or pass --all');
   if (o.selector && o.pod)

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { CliContext } from './register.js';
+
+export function registerWhyPending(program: Command, ctx: CliContext): void {
+  program
+    .command('why-pending')
+    .description(
+      'explain why pods are Pending: the scheduler against existing nodes, CA against every node group',
+    )
+    .argument('[pod]', 'pod name (or namespace/name)')
+    .option('-n, --namespace <ns>', 'namespace of the pod(s)')
+    .option('-A, --all-namespaces', 'look at pods in every namespace')
+    .option('--all', 'every Pending pod (in the namespace, or everywhere with -A)')
+    .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  casdoctor why-pending -n payments api-7f9c8d6b5-x2x7q     one pod, live cluster and AWS
+  casdoctor why-pending --all -A                             every Pending pod in the cluster
+  casdoctor why-pending --all -n web -l app=frontend -o json
+  casdoctor why-pending --all --from ./dump --now 2026-11-21T10:00:00Z
+  casdoctor why-pending --all --from examples/demo --ca-args "--expander=random"
+
+Exit codes: 0 every examined pod gets a node; 1 some pod cannot (or a finding at --fail-on);
+2 usage, input or environment error. --fail-on never always exits 0 on a completed report.`,
+    )
+    .action(async (pod: string | undefined, opts: Record<string, unknown>, cmd: Command) => {
+      const { runWhyPending } = await import('./why-pending.js');
+      ctx.setResult(await runWhyPending({ ...ctx.globalOptions(cmd), pod, ...opts } as never, ctx.deps()));
+    });
+}

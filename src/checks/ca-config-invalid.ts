@@ -10,26 +10,27 @@ export default defineCheck({
     commands: ['why-pending'],
     requires: ['deployments'],
     messages: {
-      invalid: 'CA Deployment {deployment} has a flag CA {version} rejects: {error}.',
-      unknown:
-        'CA Deployment {deployment} passes {flag}, which CA {version} does not know; CA exits with "unknown flag".',
+      invalid: 'CA flags ({where}) have a value CA {version} rejects: {error}.',
+      unknown: 'CA flags ({where}) pass {flag}, which CA {version} does not know; CA exits with "unknown flag".',
     },
     upstream: 'cluster-autoscaler config/flags/flags.go; config/dynamic/node_group_spec.go',
   },
   run(ctx) {
     const ca = ctx.analysis.ca;
-    if (!ca.found) return;
-    const deployment = `${ca.deployment?.namespace ?? ''}/${ca.deployment?.name ?? ''}`;
+    if (!ca.found && ca.overrideArgs.length === 0) return;
+    const deployment = ca.found ? `Deployment ${ca.deployment?.namespace ?? ''}/${ca.deployment?.name ?? ''}` : '';
+    const where = [deployment, ca.overrideArgs.length ? '--ca-args' : ''].filter(Boolean).join(' and ');
     const version = ca.version.version ?? `1.${ca.version.minor}`;
     const subject = {
       kind: 'Deployment',
       name: ca.deployment?.name ?? 'cluster-autoscaler',
       namespace: ca.deployment?.namespace,
     };
-    for (const error of ca.errors) {
+    // unknown flags are reported once, by the 'unknown' message below
+    for (const error of ca.errors.filter((e) => !e.startsWith('unknown flag:'))) {
       ctx.report({
         messageId: 'invalid',
-        data: { deployment, version, error },
+        data: { where, version, error },
         subject,
         evidence: [{ source: 'CA container args', observed: ca.deploymentArgs.join(' ') }],
         remediation:
@@ -39,7 +40,7 @@ export default defineCheck({
     for (const flag of ca.unknownFlags) {
       ctx.report({
         messageId: 'unknown',
-        data: { deployment, version, flag },
+        data: { where, version, flag },
         subject,
         evidence: [{ source: 'CA container args', observed: flag }],
         remediation: 'Remove the flag, or upgrade CA to a version that has it.',

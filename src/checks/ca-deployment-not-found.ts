@@ -16,7 +16,8 @@ export default defineCheck({
     upstream: 'cluster-autoscaler/FAQ.md',
   },
   run(ctx) {
-    if (ctx.analysis.ca.found) return;
+    // with --ca-args the user told casdoctor CA's flags (e.g. CA runs outside the cluster)
+    if (ctx.analysis.ca.found || ctx.analysis.ca.overrideArgs.length > 0) return;
     ctx.report({
       messageId: 'notFound',
       data: { minor: ctx.analysis.ca.version.minor },

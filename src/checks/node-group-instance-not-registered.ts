@@ -30,7 +30,7 @@ export default defineCheck({
       if (m && t && act.StatusCode === 'Successful') launched.set(m[1], new Date(t));
     }
     for (const g of a.nodeGroups) {
-      if (g.unregisteredInstances.length === 0) continue;
+      if (!g.discovered || g.unregisteredInstances.length === 0) continue;
       const old: string[] = [];
       const unknown: string[] = [];
       for (const i of g.unregisteredInstances) {

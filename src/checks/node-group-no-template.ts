@@ -18,12 +18,14 @@ export default defineCheck({
       'cluster-autoscaler cloudprovider/aws/aws_manager.go getAsgTemplate; processors/nodeinfosprovider',
   },
   run(ctx) {
-    const pods = blocked(ctx.analysis);
-    if (pods.length === 0) return;
+    const all = blocked(ctx.analysis);
     for (const g of ctx.analysis.nodeGroups) {
       if (!g.discovered) continue;
       const t = ctx.analysis.template(g);
       if (t.source !== 'none') continue;
+      // only when "no template" is the reason CA gives for this group (health, backoff and max size come first)
+      const pods = all.filter((p) => p.groups.some((e) => e.group === g && e.skip?.kind === 'no-template'));
+      if (pods.length === 0) continue;
       const unknownType = /unknown EC2 instance type/.test(t.reason ?? '');
       ctx.report({
         messageId: 'noTemplate',
@@ -45,7 +47,7 @@ export default defineCheck({
           ...(t.missing ?? []).map((m) => ({ source: 'snapshot', observed: `missing ${m}` })),
         ],
         remediation: unknownType
-          ? `CA's instance-type list lacks ${t.instanceType ?? 'the type'}: upgrade CA to a release that knows it, run CA with --aws-use-static-instance-list=false and ec2:DescribeInstanceTypes, or tag the ASG with node-template/resources/cpu, memory (and nvidia.com/gpu) so the template is explicit.`
+          ? `CA's instance-type list lacks ${t.instanceType ?? 'the type'} and fails before it reads any node-template tag (aws_manager.go getAsgTemplate). Restart CA with --aws-use-static-instance-list=false and ec2:DescribeInstanceTypes (it loads the region's types at start-up only), upgrade CA to a release whose static list has the type, or use a type CA knows.`
           : t.missing?.length
             ? `Give casdoctor (and CA) the missing data: ${t.missing.join(', ')}.`
             : 'Make sure the ASG has a launch template or configuration CA can read, or keep one Ready node in the group.',

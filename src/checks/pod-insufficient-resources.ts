@@ -121,7 +121,7 @@ export default defineCheck({
             types.length
               ? `: with its DaemonSets (${describeResources(daemon) || 'none'}) it needs ${describeResources(need)}, e.g. ${types.join(', ')}`
               : ''
-          }. Remember real nodes have less allocatable than CA's template (allocatable = capacity).`,
+          }.${hits.some((h) => h.g.template.source === 'asg') ? " Remember real nodes have less allocatable than CA's scratch template (allocatable = capacity)." : ''}`,
         );
       }
       ctx.report({

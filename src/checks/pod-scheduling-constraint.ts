@@ -9,7 +9,6 @@ const PLUGINS: Record<string, string> = {
   NodePorts: "The template node already uses the host port (a DaemonSet): change the pod's hostPort.",
   NodeUnschedulable:
     'The template comes from a cordoned node; uncordon it, or run CA with --scale-from-unschedulable (1.35+).',
-  NodeName: 'The pod sets spec.nodeName-like constraints that no new node can meet.',
 };
 
 export default defineCheck({

@@ -29,7 +29,8 @@ export default defineCheck({
         const labels = g.template.node?.metadata.labels ?? {};
         const templateZone = ZONE_LABELS.map((k) => labels[k]).find(Boolean) ?? 'an unknown zone';
         const zoneDetail = (status.details ?? []).join('; ');
-        const volumeZone = /\b([a-z]{2}-[a-z]+-\d[a-z])\b/.exec(zoneDetail.replaceAll(templateZone, ''))?.[1];
+        // us-east-1a, us-gov-west-1b, Local Zones such as us-east-1-bos-1a
+        const volumeZone = /\b([a-z]{2}(?:-[a-z]+)+-\d+(?:-[a-z]+-\d+)?[a-z])\b/.exec(zoneDetail.replaceAll(templateZone, ''))?.[1];
         const multiAz = g.group.zones.length > 1;
         const remediation = [
           multiAz

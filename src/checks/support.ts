@@ -36,7 +36,10 @@ export function blocked(a: Analysis): PodAnalysis[] {
  * those with the fewest failing predicates. These are the failures worth fixing; the rest is noise.
  */
 export function closestGroups(p: PodAnalysis): GroupEvaluation[] {
-  const targeted = p.groups.filter((g) => g.targeted && g.template.node);
+  const candidates = p.groups.filter((g) => g.targeted && g.template.node);
+  // prefer the groups CA actually simulates (discovered, not skipped); the others only when nothing else is left
+  const simulated = candidates.filter((g) => g.group.discovered && !g.skip);
+  const targeted = simulated.length > 0 ? simulated : candidates;
   if (targeted.length === 0) return [];
   const min = Math.min(...targeted.map((g) => g.failures.length));
   if (min === 0) return [];

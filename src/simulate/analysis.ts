@@ -177,10 +177,11 @@ export class Analysis {
       pvcs: this.raw.pvcs,
       pvs: this.raw.pvs,
       storageClasses: this.raw.storageClasses,
+      // a dump without PVs says nothing about PVs: only what was provided counts as known
       has: {
-        pvcs: this.raw.provided.has('pvcs') || !this.gapFor('pvcs'),
-        pvs: this.raw.provided.has('pvs') || !this.gapFor('pvs'),
-        storageClasses: this.raw.provided.has('storageClasses') || !this.gapFor('storageClasses'),
+        pvcs: this.raw.provided.has('pvcs'),
+        pvs: this.raw.provided.has('pvs'),
+        storageClasses: this.raw.provided.has('storageClasses'),
       },
     }),
   );

@@ -318,6 +318,13 @@ describe('pod-predicate-not-evaluated', () => {
     w.add('pods', pendingPod('ledger-0').withPvc('data-ledger-0', 'data').build());
     expect(findingsOf(w.raw, 'pod-predicate-not-evaluated')[0].message).toContain('VolumeBinding');
   });
+  it('fires when an offline dump simply has no PVs (absent data is unknown, not empty)', () => {
+    const w = world();
+    w.raw.provided.delete('pvs');
+    w.add('pvcs', pvc('data-ledger-0', 'web').withStorageClass('gp3').boundTo('pvc-0b6e3c1a-2f4d-4e8a-9c1b-5d7e9f0a1b2c').build());
+    w.add('pods', pendingPod('ledger-0').withPvc('data-ledger-0', 'data').build());
+    expect(findingsOf(w.raw, 'pod-predicate-not-evaluated')).toHaveLength(1);
+  });
   it('stays quiet when volumes could be evaluated', () => {
     const w = world().add('pods', pendingPod().build());
     expect(findingsOf(w.raw, 'pod-predicate-not-evaluated')).toEqual([]);
@@ -332,7 +339,7 @@ describe('node-group-max-size-reached', () => {
     const [f] = findingsOf(w.raw, 'node-group-max-size-reached');
     expect(f.subject).toEqual({ kind: 'AutoScalingGroup', name: 'prod-general' });
     expect(f.caReason).toBe('max node group size reached');
-    expect(f.remediation).toContain('--max-size 2');
+    expect(f.remediation).toContain('--max-size 3');
   });
   it('stays quiet when the group can grow', () => {
     const w = world().add('pods', pendingPod().build());
@@ -484,6 +491,15 @@ describe('ca-deployment-not-found and ca-config-invalid', () => {
     expect(findingsOf(world({ withCa: false }).raw, 'ca-deployment-not-found')).toHaveLength(1);
     expect(findingsOf(world().raw, 'ca-deployment-not-found')).toEqual([]);
   });
+  it('reports an unknown flag once, naming --ca-args when it came from there', () => {
+    const fs = findingsOf(world().raw, 'ca-config-invalid', { caArgs: ['--no-such-flag=1'] });
+    expect(fs).toHaveLength(1);
+    expect(fs[0].message).toContain('Deployment kube-system/cluster-autoscaler and --ca-args');
+    expect(fs[0].message).toContain('--no-such-flag');
+  });
+  it('stays quiet about a missing Deployment when --ca-args describes CA', () => {
+    expect(findingsOf(world({ withCa: false }).raw, 'ca-deployment-not-found', { caArgs: ['--cloud-provider=aws'] })).toEqual([]);
+  });
   it('fires for a --nodes spec CA cannot parse', () => {
     const w = world({ caArgs: ['--cloud-provider=aws', '--nodes=1:x:prod-general'] });
     expect(findingsOf(w.raw, 'ca-config-invalid')[0].message).toContain(
@@ -546,6 +562,11 @@ describe('ca-event-disagrees', () => {
       .add('pods', pendingPod().withRequests({ cpu: '8' }).build())
       .add('events', event("pod didn't trigger scale-up: 1 max node group size reached"));
     expect(findingsOf(w.raw, 'ca-event-disagrees')[0].message).toContain('1 Insufficient cpu');
+  });
+  it('stays quiet when CA 1.33+ said "max total nodes in cluster reached" and the limit is reached', () => {
+    const w = world({ caArgs: [...DEFAULT_CA_ARGS, '--max-nodes-total=1'] });
+    w.add('pods', pendingPod().build()).add('events', event("pod didn't trigger scale-up: max total nodes in cluster reached"));
+    expect(findingsOf(w.raw, 'ca-event-disagrees')).toEqual([]);
   });
   it('stays quiet when CA said what casdoctor computes, in any order', () => {
     const w = world()

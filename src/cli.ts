@@ -2,13 +2,14 @@
 // Entry point: builds the commander program, runs one command, maps its RunResult to process.exitCode.
 // Keep this file light: commands, SDKs and renderers are imported lazily inside actions.
 import { Command, CommanderError, Option } from 'commander';
+import { registerCompletion } from './commands/completion.register.js';
 import { registerWhyPending } from './commands/why-pending.register.js';
 import type { CliContext, Registrar } from './commands/register.js';
 import type { Deps, GlobalOptions, RunResult } from './commands/types.js';
 import { EXIT } from './commands/types.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
-const REGISTRARS: Registrar[] = [registerWhyPending];
+const REGISTRARS: Registrar[] = [registerWhyPending, registerCompletion];
 
 const VERSION = '0.1.0';
 
@@ -19,7 +20,7 @@ function collect(value: string, previous: string[] = []): string[] {
 export function buildProgram(): Command {
   const program = new Command();
   program
-    .name('casdoctor')
+    .name(process.env.CASDOCTOR_AS_KUBECTL_PLUGIN ? 'kubectl casdoctor' : 'casdoctor')
     .description(
       'A doctor for the Kubernetes Cluster Autoscaler on AWS Auto Scaling Groups.\n' +
         'Explains why pods stay Pending, what CA sees for every node group, and what to change.',

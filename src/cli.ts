@@ -3,13 +3,14 @@
 // Keep this file light: commands, SDKs and renderers are imported lazily inside actions.
 import { Command, CommanderError, Option } from 'commander';
 import { registerCompletion } from './commands/completion.register.js';
+import { registerSnapshot } from './commands/snapshot.register.js';
 import { registerWhyPending } from './commands/why-pending.register.js';
 import type { CliContext, Registrar } from './commands/register.js';
 import type { Deps, GlobalOptions, RunResult } from './commands/types.js';
 import { EXIT } from './commands/types.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
-const REGISTRARS: Registrar[] = [registerWhyPending, registerCompletion];
+const REGISTRARS: Registrar[] = [registerWhyPending, registerCompletion, registerSnapshot];
 
 const VERSION = '0.1.0';
 
@@ -49,7 +50,8 @@ export function buildProgram(): Command {
         .default('error'),
     )
     .option('--no-color', 'no colors (also NO_COLOR=1)')
-    .option('--debug', 'print stack traces for unexpected errors');
+    .option('--debug', 'print stack traces for unexpected errors')
+    .option('-y, --yes', 'never prompt, even at a terminal');
 
   for (const register of REGISTRARS) register(program, cliContext);
 
@@ -95,6 +97,7 @@ function globalOptions(cmd: Command): GlobalOptions {
     failOn: o.failOn as GlobalOptions['failOn'],
     color: !noColor,
     debug: Boolean(o.debug),
+    yes: Boolean(o.yes),
   };
 }
 
@@ -104,6 +107,12 @@ function defaultDeps(): Deps {
     stderr: (s: string) => process.stderr.write(s),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    ...(process.stdin.isTTY && process.stdout.isTTY ? { terminal: { input: process.stdin, output: process.stdout } } : {}),
+    onInterrupt: (handler: () => void) => {
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
     terminalWidth: process.stdout.columns,
     realNow: () => new Date(),
   };

@@ -20,6 +20,8 @@ export interface GlobalOptions {
   failOn: FailOn;
   color: boolean;
   debug: boolean;
+  /** --yes: never prompt (pickers, menus), even at a terminal. */
+  yes?: boolean;
 }
 
 /** Everything a command touches outside itself, injected so tests run commands without a terminal or network. */
@@ -28,6 +30,11 @@ export interface Deps {
   stderr(s: string): void;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  stdinIsTTY?: boolean;
+  /** The terminal, for interactive prompts (present only when casdoctor runs in one). */
+  terminal?: { input: NodeJS.ReadStream; output: NodeJS.WriteStream };
+  /** Registers a handler for Ctrl-C (watch mode); returns a function that removes it. */
+  onInterrupt?(handler: () => void): () => void;
   terminalWidth?: number;
   realNow(): Date;
   /** Test hook: options passed through to the live gatherer (loopback endpoints, fast retries). */

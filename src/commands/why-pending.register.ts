@@ -12,6 +12,7 @@ export function registerWhyPending(program: Command, ctx: CliContext): void {
     .option('-A, --all-namespaces', 'look at pods in every namespace')
     .option('--all', 'every Pending pod (in the namespace, or everywhere with -A)')
     .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch')
+    .option('-w, --watch [interval]', 're-gather every interval (default 30s, at least 10s), redraw, and mark what changed')
     .addHelpText(
       'after',
       `
@@ -21,6 +22,8 @@ Examples:
   casdoctor why-pending --all -n web -l app=frontend -o json
   casdoctor why-pending --all --from ./dump --now 2026-11-21T10:00:00Z
   casdoctor why-pending --all --from examples/demo --ca-args "--expander=random"
+  casdoctor why-pending                                      at a terminal: pick a Pending pod from a list
+  casdoctor why-pending --all -A --watch 30s                 redraw every 30s, marking what changed
 
 Exit codes: 0 every examined pod gets a node; 1 some pod cannot (or a finding at --fail-on);
 2 usage, input or environment error. --fail-on never always exits 0 on a completed report.`,

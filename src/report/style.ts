@@ -23,3 +23,20 @@ export async function terminalStyle(color: boolean): Promise<Style> {
 export function severityMark(s: Severity, style: Style): string {
   return s === 'error' ? style.red('✖') : s === 'warning' ? style.yellow('▲') : style.cyan('ℹ');
 }
+
+/**
+ * Whether the terminal renders OSC 8 hyperlinks. There is no query for it; these are the terminals known to, plus
+ * FORCE_HYPERLINK=1 / 0 to decide by hand.
+ */
+export function supportsHyperlinks(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.FORCE_HYPERLINK !== undefined) return env.FORCE_HYPERLINK !== '0';
+  if (env.CI || env.TERM === 'dumb') return false;
+  if (env.WT_SESSION || env.KITTY_WINDOW_ID || env.WEZTERM_PANE || env.DOMTERM) return true;
+  if (['iTerm.app', 'WezTerm', 'vscode', 'ghostty', 'Hyper', 'Tabby'].includes(env.TERM_PROGRAM ?? '')) return true;
+  return Number(env.VTE_VERSION ?? 0) >= 5000;
+}
+
+/** An OSC 8 hyperlink: the terminal shows `text` and opens `url` on click. */
+export function hyperlink(text: string, url: string): string {
+  return `\u001b]8;;${url}\u0007${text}\u001b]8;;\u0007`;
+}

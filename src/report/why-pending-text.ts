@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import type { Finding, Skipped } from '../model/findings.js';
 import type { PodReport, PodVerdict } from '../model/why-pending.js';
-import { PLAIN, type Style, severityMark } from './style.js';
+import { hyperlink, PLAIN, type Style, severityMark } from './style.js';
 
 export interface WhyPendingTextInput {
   pods: PodReport[];
@@ -11,6 +11,8 @@ export interface WhyPendingTextInput {
   notes: string[];
   /** Wrap long cells to this width (terminal); undefined = no wrapping (pipes). */
   width?: number;
+  /** Make docs links clickable (OSC 8) in terminals that support it. */
+  hyperlinks?: boolean;
 }
 
 const VERDICT_TEXT: Record<PodVerdict, string> = {
@@ -41,13 +43,13 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
-function findingBlock(f: Finding, s: Style): string {
+function findingBlock(f: Finding, s: Style, links = false): string {
   const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
   for (const e of f.evidence.slice(0, 6)) {
     lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
   }
   if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
-  lines.push(s.dim(`    docs: ${f.docsUrl}`));
+  lines.push(s.dim(`    docs: ${links ? hyperlink(f.checkId, f.docsUrl) : f.docsUrl}`));
   return lines.join('\n');
 }
 
@@ -146,13 +148,13 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     const fs = podFindings.get(key) ?? [];
     if (fs.length > 0) {
       out.push('');
-      for (const f of fs) out.push(indent(findingBlock(f, s), '  '));
+      for (const f of fs) out.push(indent(findingBlock(f, s, input.hyperlinks), '  '));
     }
     out.push('');
   }
   if (otherFindings.length > 0) {
     out.push(s.bold('Node groups and cluster'));
-    for (const f of otherFindings) out.push(indent(findingBlock(f, s), '  '));
+    for (const f of otherFindings) out.push(indent(findingBlock(f, s, input.hyperlinks), '  '));
     out.push('');
   }
   const counts = new Map<PodVerdict, number>();

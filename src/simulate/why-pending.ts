@@ -378,7 +378,7 @@ function clusterTotals(a: Analysis): { totalCores: number; totalMemGiB: number }
 
 /** The first failing reason's values in a few words, for the table of node groups. */
 function shortValues(pod: PodT, g: GroupEvaluation): string | undefined {
-  if (!g.group.discovered) return g.group.mismatch;
+  if (!g.group.discovered) return g.group.mismatch?.replace(/ \(--node-group-auto-discovery\)$/, '');
   if (g.skip) return g.skip.detail;
   const first = g.failures[0];
   if (!first || !g.templateInfo) return g.blockers[0];

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import type { CliContext } from './register.js';
+
+export function registerScaleDownBlockers(program: Command, ctx: CliContext): void {
+  program
+    .command('scale-down-blockers')
+    .description("explain why Cluster Autoscaler keeps each node, in CA's order and with CA's reason names")
+    .option('--node <name>', 'only this node')
+    .option('--nodegroup <name>', 'only the nodes of this node group (ASG name)')
+    .option('-l, --selector <selector>', 'node label selector, e.g. node-pool=general,capacity!=spot')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  casdoctor scale-down-blockers                                 every node, live cluster and AWS
+  casdoctor scale-down-blockers --nodegroup demo-general -o json
+  casdoctor scale-down-blockers --node ip-10-0-14-37.ec2.internal
+  casdoctor scale-down-blockers -l node-pool=general --from ./dump --now 2026-11-21T10:00:00Z
+  casdoctor scale-down-blockers --from examples/demo --ca-args "--min-replica-count=2"
+
+The simulation always covers every node (PDB budgets and free capacity are shared); the filters only
+choose what is reported.
+
+Exit codes: 0 on a completed report, whatever it finds, unless --fail-on is given: then 1 when a finding
+is at or above that severity. 2 usage, input or environment error.`,
+    )
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      const { runScaleDownBlockers } = await import('./scale-down-blockers.js');
+      // findings fail the run only when the user asked for it: the global --fail-on default does not apply here
+      const failOnExplicit = cmd.getOptionValueSourceWithGlobals('failOn') === 'cli';
+      ctx.setResult(
+        await runScaleDownBlockers({ ...ctx.globalOptions(cmd), ...opts, failOnExplicit } as never, ctx.deps()),
+      );
+    });
+}

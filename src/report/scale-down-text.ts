@@ -1,0 +1,245 @@
+import Table from 'cli-table3';
+import type { Finding, Skipped } from '../model/findings.js';
+import type { NotBlockingKind, ScaleDownNodeReport, UnremovableReason } from '../model/scale-down.js';
+import { PLAIN, type Style, severityMark } from './style.js';
+
+export interface ScaleDownTextInput {
+  summary: string;
+  nodes: ScaleDownNodeReport[];
+  caMinor: number;
+  /** Active cooldowns, one line each. */
+  cooldowns: string[];
+  caStartedAt?: string;
+  findings: Finding[];
+  skipped: Skipped[];
+  header: { ca: string; now: string; source: string };
+  notes: string[];
+  /** Wrap long cells to this width (terminal); undefined = no wrapping (pipes). */
+  width?: number;
+}
+
+/** CA's pipeline order: the order the reasons are grouped in. */
+const REASON_ORDER: UnremovableReason[] = [
+  'NotAutoscaled',
+  'NodeGroupMinSizeReached',
+  'CurrentlyBeingDeleted',
+  'ScaleDownDisabledAnnotation',
+  'ScaleDownUnreadyDisabled',
+  'UnexpectedError',
+  'NotUnderutilized',
+  'BlockedByPod',
+  'NoPlaceToMovePods',
+  'NotUnneededLongEnough',
+  'NotUnreadyLongEnough',
+  'MinimalResourceLimitExceeded',
+  'BlockedByOnCompletionPod',
+];
+
+const NOT_BLOCKING_TITLE: Record<NotBlockingKind, string> = {
+  DaemonSet: 'DaemonSet pods (evicted with the node, never a reason to keep it)',
+  Mirror: 'mirror (static) pods',
+  Completed: 'completed pods',
+  LongTerminating: 'pods terminating past their grace period',
+  SafeToEvict: 'pods annotated safe-to-evict: "true"',
+  KubeSystemPastTimeout: 'kube-system pods past --blocking-system-pod-distruption-timeout',
+  MemoryEmptyDir: 'emptyDir volumes in memory',
+  LocalVolumesAnnotated: 'local volumes named in safe-to-evict-local-volumes',
+  Expendable: 'expendable pods (priority below --expendable-pods-priority-cutoff)',
+};
+
+function pct(v: number): string {
+  return `${(v * 100).toFixed(1).replace(/\.0$/, '')}%`;
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? '' : prefix + l))
+    .join('\n');
+}
+
+function shortNode(name: string): string {
+  return name.replace(/\.(ec2|compute)\.internal$/, '');
+}
+
+function utilCell(n: ScaleDownNodeReport): string {
+  const u = n.utilization;
+  if (!u) return '-';
+  const cmp = n.caReason === 'NotUnderutilized' ? '>' : '<=';
+  return `${u.resource} ${pct(u.value)} ${cmp} ${pct(u.threshold)}${u.thresholdSource === 'asg-tag' ? '*' : ''}`;
+}
+
+function verdictCell(n: ScaleDownNodeReport, s: Style): string {
+  if (n.verdict === 'removable') return s.green('removable');
+  if (n.verdict === 'waiting') {
+    const left = Math.max(0, ...n.waits.map((w) => w.leftSeconds ?? 0));
+    return s.yellow(left ? `waiting ${Math.ceil(left / 60)}m` : 'waiting');
+  }
+  return s.red('kept');
+}
+
+function blockingCell(n: ScaleDownNodeReport): string {
+  if (n.blockingPods.length === 0) return n.caReason === 'NoPlaceToMovePods' && n.unplaceable ? `no room: ${n.unplaceable.name}` : '';
+  const reasons = [...new Set(n.blockingPods.map((b) => b.caReason))];
+  return `${n.blockingPods.length}: ${reasons.join(', ')}`;
+}
+
+function plainTable(head: string[], rows: string[][], wrapLast?: number): string {
+  const table = new Table({
+    head,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2, compact: true },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '  ',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '',
+    },
+    ...(wrapLast
+      ? { colWidths: [...head.slice(0, -1).map(() => null), wrapLast] as never, wordWrap: true }
+      : {}),
+  });
+  for (const r of rows) table.push(r);
+  // cli-table3 pads the last column; trailing blanks only make pipes and diffs noisy
+  return table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n');
+}
+
+function findingBlock(f: Finding, s: Style): string {
+  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
+  for (const e of f.evidence.slice(0, 6)) {
+    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
+  }
+  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
+  lines.push(s.dim(`    docs: ${f.docsUrl}`));
+  return lines.join('\n');
+}
+
+function nodeDetail(n: ScaleDownNodeReport, s: Style): string[] {
+  const out: string[] = [];
+  const head = `${s.bold(n.name)}${n.nodeGroup ? s.dim(` (${n.nodeGroup})`) : ''}`;
+  let line = n.summary;
+  if (n.caReason === 'BlockedByPod')
+    line = `${n.blockingPods.length} blocking pod(s); CA stops at the first${n.utilization ? ` (${utilCell(n)})` : ''}`;
+  else if (n.caReason === 'NoPlaceToMovePods' && n.unplaceable)
+    line = `pod ${n.unplaceable.namespace}/${n.unplaceable.name}${n.unplaceable.movedFrom ? ` (moved here from ${shortNode(n.unplaceable.movedFrom)} in CA's simulation)` : ''} fits no other node${n.utilization ? ` (${utilCell(n)})` : ''}`;
+  out.push(`  ${head}: ${line}`);
+  const blockingHere = n.caReason === 'BlockedByPod';
+  if (n.blockingPods.length) {
+    if (!blockingHere) out.push(s.dim('    would also block it, once the reason above is gone:'));
+    for (const b of n.blockingPods) {
+      const mark = blockingHere ? s.red('✖') : s.dim('·');
+      out.push(
+        `    ${mark} ${b.namespace}/${b.name}  ${s.bold(b.caReason)}  ${s.dim(b.message)}${b.first && blockingHere ? s.dim(" (first: CA's reason)") : ''}${b.movedFrom ? s.dim(` (runs on ${shortNode(b.movedFrom)}; CA's simulation moved it here)`) : ''}`,
+      );
+    }
+  }
+  if (n.unplaceable) out.push(`    ${s.red('✖')} ${n.unplaceable.message}`);
+  if (n.podsToMove?.length)
+    out.push(s.dim(`    moves: ${n.podsToMove.map((m) => `${m.namespace}/${m.name} -> ${shortNode(m.destination)}`).join(', ')}`));
+  for (const w of n.waits) out.push(`    ${s.yellow('◷')} ${w.detail}`);
+  for (const note of n.notes) out.push(s.dim(`    note: ${note}`));
+  return out;
+}
+
+function notBlockingSection(nodes: ScaleDownNodeReport[], caMinor: number, s: Style): string[] {
+  const byKind = new Map<NotBlockingKind, string[]>();
+  for (const n of nodes) {
+    for (const p of n.notBlocking) {
+      const label = p.kind === 'DaemonSet' ? p.name.replace(/-[a-z0-9]{5}$/, '') : `${p.namespace}/${p.name}`;
+      const detail = p.volumes?.length ? `${label} (${p.volumes.join(', ')})` : label;
+      byKind.set(p.kind, [...(byKind.get(p.kind) ?? []), `${detail} on ${shortNode(n.name)}`]);
+    }
+  }
+  const out: string[] = [s.bold('Does not block (often believed to)')];
+  for (const kind of Object.keys(NOT_BLOCKING_TITLE) as NotBlockingKind[]) {
+    const items = byKind.get(kind);
+    if (!items?.length) continue;
+    if (kind === 'DaemonSet') {
+      const names = [...new Set(items.map((i) => i.split(' on ')[0]))].sort();
+      out.push(`  ${NOT_BLOCKING_TITLE[kind]}: ${items.length} (${names.join(', ')})`);
+      continue;
+    }
+    out.push(`  ${NOT_BLOCKING_TITLE[kind]}: ${items.join('; ')}`);
+  }
+  if (caMinor < 33)
+    out.push(
+      s.dim(
+        `  kube-system pods without a PDB: CA 1.${caMinor} blocks on them for as long as they run; 1.33+ only for their first hour (--blocking-system-pod-distruption-timeout)`,
+      ),
+    );
+  return out.length > 1 ? out : [];
+}
+
+export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN): string {
+  const out: string[] = [];
+  out.push(
+    s.bold('casdoctor scale-down-blockers') +
+      s.dim(` · ${input.header.ca} · now ${input.header.now} · ${input.header.source}`),
+  );
+  for (const n of input.notes) out.push(s.yellow(`note: ${n}`));
+  for (const c of input.cooldowns) out.push(s.yellow(`cooldown: ${c}`));
+  out.push('', s.bold(input.summary), '');
+  if (input.nodes.length === 0) {
+    out.push('No nodes in scope.', '');
+  } else {
+    const rows = input.nodes.map((n) => [
+      shortNode(n.name),
+      n.nodeGroup ?? '-',
+      utilCell(n),
+      verdictCell(n, s),
+      n.caReason ?? '-',
+      blockingCell(n),
+    ]);
+    const fixed = 30 + 18 + 24 + 12 + 30;
+    const wrap = input.width ? Math.max(24, input.width - fixed) : undefined;
+    out.push(plainTable(['NODE', 'GROUP', 'UTILIZATION', 'VERDICT', 'CA REASON', 'BLOCKING PODS'], rows, wrap));
+    if (input.nodes.some((n) => n.utilization?.thresholdSource === 'asg-tag'))
+      out.push(s.dim('  * threshold from the ASG tag k8s.io/cluster-autoscaler/node-template/autoscaling-options/...'));
+    out.push('');
+    out.push(s.bold("Why, by CA reason (CA's order)"));
+    const removable = input.nodes.filter((n) => n.removable);
+    if (removable.length) {
+      out.push(s.green(`removable (${removable.length})`));
+      for (const n of removable) out.push(...nodeDetail(n, s));
+    }
+    for (const reason of REASON_ORDER) {
+      const hit = input.nodes.filter((n) => n.caReason === reason);
+      if (!hit.length) continue;
+      out.push(`${s.bold(reason)} (${hit.length})`);
+      for (const n of hit) out.push(...nodeDetail(n, s));
+    }
+    out.push('');
+    const nb = notBlockingSection(input.nodes, input.caMinor, s);
+    if (nb.length) out.push(...nb, '');
+  }
+  if (input.findings.length > 0) {
+    out.push(s.bold('What to change'));
+    for (const f of input.findings) out.push(indent(findingBlock(f, s), '  '));
+    out.push('');
+  }
+  const bySeverity = (sev: string) => input.findings.filter((f) => f.severity === sev).length;
+  out.push(
+    `${s.bold(input.summary)} · findings: ${bySeverity('error')} error, ${bySeverity('warning')} warning, ${bySeverity('info')} info`,
+  );
+  if (input.skipped.length > 0) {
+    out.push(
+      s.yellow(`skipped checks (${input.skipped.length}): `) +
+        input.skipped.map((k) => `${k.checkId} (${k.detail})`).join('; '),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}

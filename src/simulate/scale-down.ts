@@ -1,0 +1,1071 @@
+/**
+ * Cluster Autoscaler's scale-down decision for every node, in CA's order (reference §1.1):
+ * pre-filter (NotAutoscaled, NodeGroupMinSizeReached), eligibility (CurrentlyBeingDeleted, ScaleDownDisabledAnnotation,
+ * ScaleDownUnreadyDisabled, NotUnderutilized), removal simulation (BlockedByPod by the drainability rules,
+ * NoPlaceToMovePods by the scheduler predicates, PDB budget consumed across nodes), then the unneeded stage
+ * (timers, NodeGroupMinSizeReached, MinimalResourceLimitExceeded) and the cooldowns.
+ * Pure: derived from one Analysis, cached per Analysis.
+ */
+import type { CaConfig } from '../model/ca-config.js';
+import { parseGoDuration } from '../model/duration.js';
+import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
+import type { NodeGroup } from '../model/node-group.js';
+import { formatResource } from '../model/quantity.js';
+import type {
+  BlockingPodReason,
+  BlockingPodReport,
+  NodeUtilization,
+  NodeWait,
+  NotBlockingPod,
+  PodMove,
+  ScaleDownNodeReport,
+  UnremovableReason,
+} from '../model/scale-down.js';
+import type { ClusterView, NodeInfo } from '../model/scheduling.js';
+import type { Analysis } from './analysis.js';
+import { eventTime } from './ca-events.js';
+import { classifyPodForCa, podPriority } from './ca-pod-filter.js';
+import { RemainingPdbTracker, type TrackedPdb } from './drainability/pdb-tracker.js';
+import {
+  blockingLocalVolumes,
+  controllerRef,
+  isDaemonSetPod,
+  podKeyOf,
+  safeToEvictLocalVolumes,
+} from './drainability/pod-util.js';
+import { replicaCountUnknown } from './drainability/replica-count.js';
+import { defaultRules, drainable, type RuleVerdict } from './drainability/rules.js';
+import { systemPodBlocksUntil } from './drainability/system.js';
+import type { ControllerListers, DrainContext, DrainOptions } from './drainability/types.js';
+import { compileLabelSelector } from './predicates/labels.js';
+import { nodeInfoFor, parseResourceList } from './resources.js';
+import { buildClusterView, formatFitError, runFilters } from './scheduler.js';
+import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.js';
+import { calculateUtilization, nodeGpuResource } from './utilization.js';
+
+export const SCALE_DOWN_DISABLED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/scale-down-disabled';
+export const AUTOSCALING_OPTIONS_PREFIX = 'k8s.io/cluster-autoscaler/node-template/autoscaling-options/';
+/** CA: core/scaledown/actuation MaxCloudProviderNodeDeletionTime — a ToBeDeleted taint younger than this = being deleted. */
+const MAX_NODE_DELETION_MS = 5 * 60_000;
+
+/** A pod that blocks the node, with what the remediation needs. */
+export interface BlockerDetail {
+  pod: Pod;
+  reason: BlockingPodReason;
+  message: string;
+  rule: string;
+  first: boolean;
+  /** LocalStorageRequested: the volumes safe-to-evict-local-volumes would have to name. */
+  localVolumes?: string[];
+  /** NotEnoughPdb: the PDBs with no disruptions left (at the time CA evaluated the node). */
+  pdbs?: TrackedPdb[];
+  /** ControllerNotFound / MinReplicasReached / NotReplicated: the pod's controller reference. */
+  controller?: OwnerReference;
+  /** UnmovableKubeSystemPod on CA 1.33+: when the pod stops blocking. */
+  blocksUntil?: Date;
+  /** UnmovableKubeSystemPod on CA <= 1.32: when 1.33+ would let it go (creation + 1h). */
+  wouldStopBlockingOn133?: Date;
+  /** MinReplicasReached: the ReplicaSet's spec.replicas. */
+  replicas?: number;
+}
+
+export interface NodeScaleDown {
+  node: Node;
+  name: string;
+  group?: NodeGroup;
+  report: ScaleDownNodeReport;
+  blockers: BlockerDetail[];
+  /** Whether CA's removal simulation ran for the node (it passed every earlier stage). */
+  simulated: boolean;
+  /** NoPlaceToMovePods: the pod that fits nowhere. */
+  unplaceablePod?: Pod;
+}
+
+export interface GroupScaleDownOptions {
+  threshold: number;
+  gpuThreshold: number;
+  thresholdSource: 'flag' | 'asg-tag';
+  gpuThresholdSource: 'flag' | 'asg-tag';
+  unneededTimeMs: number;
+  unreadyTimeMs: number;
+  ignoreDaemonSetsUtilization: boolean;
+  /** Tag values CA would reject (warning log, default kept). */
+  problems: string[];
+}
+
+export interface Cooldown {
+  /** What started it. */
+  cause: 'scale-up' | 'scale-down-failure' | 'scale-down-delete';
+  at: Date;
+  flag: string;
+  delayMs: number;
+  leftMs: number;
+  /** The ASG, when --scale-down-delay-type-local=true applies the delay to one group only. */
+  group?: string;
+  evidence: string;
+}
+
+export interface ScaleDownAnalysis {
+  nodes: NodeScaleDown[];
+  /** Nodes the command looks at (its --node / --nodegroup / -l), in snapshot order. */
+  inScope: NodeScaleDown[];
+  summary: string;
+  cooldowns: Cooldown[];
+  /** When the CA pod (re)started: its in-memory unneeded timers start from zero then. */
+  caStartedAt?: Date;
+  scaleDownEnabled: boolean;
+  clusterUnhealthy: boolean;
+  pdbs: TrackedPdb[];
+  groupOptions: Map<string, GroupScaleDownOptions>;
+  notes: string[];
+}
+
+export type NodeScope = (node: Node, group: NodeGroup | undefined) => boolean;
+
+const scopes = new WeakMap<Analysis, NodeScope>();
+const cache = new WeakMap<Analysis, ScaleDownAnalysis>();
+
+/** Restricts what the command reports (the simulation still covers every node: budgets and capacity are shared). */
+export function setNodeScope(a: Analysis, scope: NodeScope): void {
+  scopes.set(a, scope);
+  cache.delete(a);
+}
+
+export function analyzeScaleDown(a: Analysis): ScaleDownAnalysis {
+  let r = cache.get(a);
+  if (!r) {
+    r = compute(a);
+    cache.set(a, r);
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// configuration
+
+/** Go's strconv.ParseBool. */
+function parseGoBool(s: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
+  return undefined;
+}
+
+/** The per-ASG overrides CA's AWS provider reads (aws_manager.go GetAsgOptions; only these five keys). */
+export function groupScaleDownOptions(group: NodeGroup | undefined, ca: CaConfig): GroupScaleDownOptions {
+  const f = ca.flags;
+  const o: GroupScaleDownOptions = {
+    threshold: f.scaleDownUtilizationThreshold.value,
+    gpuThreshold: f.scaleDownGpuUtilizationThreshold.value,
+    thresholdSource: 'flag',
+    gpuThresholdSource: 'flag',
+    unneededTimeMs: f.scaleDownUnneededTime.value,
+    unreadyTimeMs: f.scaleDownUnreadyTime.value,
+    ignoreDaemonSetsUtilization: f.ignoreDaemonsetsUtilization.value,
+    problems: [],
+  };
+  for (const t of group?.asg.Tags ?? []) {
+    if (!t.Key.startsWith(AUTOSCALING_OPTIONS_PREFIX)) continue;
+    const key = t.Key.slice(AUTOSCALING_OPTIONS_PREFIX.length);
+    const v = t.Value ?? '';
+    const bad = () => o.problems.push(`tag ${t.Key}="${v}" is not a valid value; CA keeps the default`);
+    switch (key) {
+      case 'scaledownutilizationthreshold':
+      case 'scaledowngpuutilizationthreshold': {
+        const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v.trim()) ? Number(v) : Number.NaN;
+        if (Number.isNaN(n)) bad();
+        else if (key === 'scaledownutilizationthreshold') {
+          o.threshold = n;
+          o.thresholdSource = 'asg-tag';
+        } else {
+          o.gpuThreshold = n;
+          o.gpuThresholdSource = 'asg-tag';
+        }
+        break;
+      }
+      case 'scaledownunneededtime':
+      case 'scaledownunreadytime':
+        try {
+          const ms = parseGoDuration(v);
+          if (key === 'scaledownunneededtime') o.unneededTimeMs = ms;
+          else o.unreadyTimeMs = ms;
+        } catch {
+          bad();
+        }
+        break;
+      case 'ignoredaemonsetsutilization': {
+        const b = parseGoBool(v);
+        if (b === undefined) bad();
+        else o.ignoreDaemonSetsUtilization = b;
+        break;
+      }
+      default:
+        o.problems.push(`tag ${t.Key} is not an option CA's AWS provider reads`);
+    }
+  }
+  return o;
+}
+
+function drainOptions(ca: CaConfig): DrainOptions {
+  const f = ca.flags;
+  return {
+    minor: ca.version.minor,
+    skipNodesWithSystemPods: f.skipNodesWithSystemPods.value,
+    skipNodesWithLocalStorage: f.skipNodesWithLocalStorage.value,
+    skipNodesWithCustomControllerPods: f.skipNodesWithCustomControllerPods.value,
+    minReplicaCount: f.minReplicaCount.value,
+    ...(f.blockingSystemPodDistruptionTimeout.value !== undefined
+      ? { blockingSystemPodDistruptionTimeoutMs: f.blockingSystemPodDistruptionTimeout.value }
+      : {}),
+  };
+}
+
+function byKey<T extends { metadata: { namespace?: string; name?: string } }>(items: T[]): Map<string, T> {
+  return new Map(items.map((o) => [`${o.metadata.namespace ?? 'default'}/${o.metadata.name ?? ''}`, o]));
+}
+
+/** CA's listers, one kind at a time: a kind missing from the snapshot cannot be looked up. */
+function listers(a: Analysis): ControllerListers {
+  const has = (k: 'replicaSets' | 'statefulSets' | 'daemonSets' | 'jobs') =>
+    a.raw.provided.has(k) && !a.gapFor(k);
+  return {
+    ...(has('replicaSets') ? { replicaSets: byKey(a.raw.replicaSets) } : {}),
+    ...(has('statefulSets') ? { statefulSets: byKey(a.raw.statefulSets) } : {}),
+    ...(has('daemonSets') ? { daemonSets: byKey(a.raw.daemonSets) } : {}),
+    ...(has('jobs') ? { jobs: byKey(a.raw.jobs) } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// node facts
+
+function isReady(node: Node): boolean {
+  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+function taintTime(node: Node, key: string): Date | undefined | null {
+  const t = node.spec?.taints?.find((x) => x.key === key);
+  if (!t) return null;
+  const secs = Number(t.value);
+  if (t.value && Number.isFinite(secs) && secs > 0) return new Date(secs * 1000);
+  return t.timeAdded ? new Date(t.timeAdded) : undefined;
+}
+
+/** CA: actuation.IsNodeBeingDeleted — a ToBeDeletedByClusterAutoscaler taint younger than 5 minutes. */
+function beingDeleted(node: Node, now: Date): boolean {
+  const t = taintTime(node, TO_BE_DELETED_TAINT);
+  if (t === null) return false;
+  if (t === undefined) return true;
+  return now.getTime() - t.getTime() < MAX_NODE_DELETION_MS;
+}
+
+/** CA's snapshot: scheduled, non-terminal, non-expendable pods; pods nominated to a node count on it. */
+function caSnapshotPods(a: Analysis): { pods: Pod[]; expendable: Pod[] } {
+  const cutoff = a.ca.flags.expendablePodsPriorityCutoff.value;
+  const pods: Pod[] = [];
+  const expendable: Pod[] = [];
+  for (const p of a.raw.pods) {
+    const phase = p.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') continue;
+    let placed = p;
+    if (!p.spec?.nodeName) {
+      const nominated = p.status?.nominatedNodeName;
+      if (!nominated) continue;
+      placed = { ...p, spec: { ...p.spec, nodeName: nominated } };
+    }
+    const prio = podPriority(p, a.priorityClasses);
+    // CA: static_autoscaler.go FilterOutExpendablePods — never in the snapshot
+    if (prio !== undefined && prio < cutoff) {
+      expendable.push(placed);
+      continue;
+    }
+    pods.push(placed);
+  }
+  return { pods, expendable };
+}
+
+function caPodStart(a: Analysis): Date | undefined {
+  const dep = a.raw.deployments.find(
+    (d) => d.metadata.namespace === a.ca.deployment?.namespace && d.metadata.name === a.ca.deployment?.name,
+  );
+  if (!dep) return undefined;
+  const sel = compileLabelSelector(dep.spec?.selector);
+  let newest: Date | undefined;
+  for (const p of a.raw.pods) {
+    if (p.metadata.namespace !== dep.metadata.namespace || p.status?.phase !== 'Running') continue;
+    if (!sel.matches(p.metadata.labels)) continue;
+    const statuses = (p.status?.containerStatuses ?? []) as Array<{ state?: { running?: { startedAt?: string } } }>;
+    const times = statuses.map((s) => s.state?.running?.startedAt).filter((t): t is string => !!t);
+    const t = times.length ? times.sort().at(-1) : (p.status?.startTime as string | undefined);
+    const d = t ? new Date(t) : undefined;
+    if (d && !Number.isNaN(d.getTime()) && (!newest || d > newest)) newest = d;
+  }
+  return newest;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// cooldowns (static_autoscaler.go isScaleDownInCooldown; scale_down_candidates_delay_processor.go in local mode)
+
+const CA_SET_DESIRED = /a user request explicitly set group desired capacity changing the desired capacity from (\d+) to (\d+)/;
+
+function cooldowns(a: Analysis, caStart: Date | undefined): Cooldown[] {
+  const f = a.ca.flags;
+  const local = f.scaleDownDelayTypeLocal.value;
+  const managed = new Set(a.nodeGroups.filter((g) => g.discovered).map((g) => g.name));
+  const events: Array<{ cause: Cooldown['cause']; at: Date; group?: string; evidence: string }> = [];
+  for (const ev of a.raw.events) {
+    const t = eventTime(ev);
+    if (!t) continue;
+    const comp = ev.source?.component ?? ev.reportingComponent;
+    if (comp !== 'cluster-autoscaler') continue;
+    if (ev.reason === 'TriggeredScaleUp') {
+      const group = /\[\{(\S+) \d+->\d+/.exec(ev.message ?? '')?.[1];
+      events.push({ cause: 'scale-up', at: t, group, evidence: `TriggeredScaleUp event: ${ev.message}` });
+    } else if (ev.reason === 'ScaledUpGroup') {
+      events.push({ cause: 'scale-up', at: t, evidence: `ScaledUpGroup event: ${ev.message}` });
+    } else if (ev.reason === 'ScaleDownFailed') {
+      events.push({ cause: 'scale-down-failure', at: t, evidence: `ScaleDownFailed event: ${ev.message}` });
+    } else if (ev.reason === 'ScaleDown' && /removed/.test(ev.message ?? '')) {
+      events.push({ cause: 'scale-down-delete', at: t, evidence: `ScaleDown event: ${ev.message}` });
+    }
+  }
+  for (const act of a.raw.scalingActivities) {
+    if (!managed.has(act.AutoScalingGroupName)) continue;
+    const m = CA_SET_DESIRED.exec(act.Cause ?? '');
+    if (!m || Number(m[2]) <= Number(m[1])) continue;
+    const at = /^At (\S+Z) a user request explicitly set/.exec(act.Cause ?? '')?.[1] ?? act.StartTime;
+    const t = at ? new Date(at) : undefined;
+    if (!t || Number.isNaN(t.getTime())) continue;
+    events.push({
+      cause: 'scale-up',
+      at: t,
+      group: act.AutoScalingGroupName,
+      evidence: `scaling activity: desired capacity of ${act.AutoScalingGroupName} set from ${m[1]} to ${m[2]} at ${t.toISOString()}`,
+    });
+  }
+  const delays: Record<Cooldown['cause'], { flag: string; ms: number }> = {
+    'scale-up': { flag: '--scale-down-delay-after-add', ms: f.scaleDownDelayAfterAdd.value },
+    'scale-down-failure': { flag: '--scale-down-delay-after-failure', ms: f.scaleDownDelayAfterFailure.value },
+    'scale-down-delete': { flag: '--scale-down-delay-after-delete', ms: f.scaleDownDelayAfterDelete.value },
+  };
+  const out: Cooldown[] = [];
+  const now = a.now.getTime();
+  for (const cause of Object.keys(delays) as Array<Cooldown['cause']>) {
+    // CA's timestamps live in memory: a restart forgets them (static_autoscaler.go initialScaleTime = start - 1h)
+    const relevant = events.filter((e) => e.cause === cause && (!caStart || e.at >= caStart) && e.at.getTime() <= now);
+    const groups = local ? [...new Set(relevant.map((e) => e.group ?? ''))] : [undefined];
+    for (const g of groups) {
+      const mine = relevant.filter((e) => g === undefined || (e.group ?? '') === g);
+      const last = mine.sort((x, y) => y.at.getTime() - x.at.getTime())[0];
+      if (!last) continue;
+      const left = last.at.getTime() + delays[cause].ms - now;
+      if (left <= 0) continue;
+      out.push({
+        cause,
+        at: last.at,
+        flag: delays[cause].flag,
+        delayMs: delays[cause].ms,
+        leftMs: left,
+        ...(g ? { group: g } : {}),
+        evidence: last.evidence,
+      });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// placement simulation (simulator/cluster.go findPlaceFor, scheduling/hinting_simulator.go TrySchedulePods)
+
+interface SimState {
+  infos: NodeInfo[];
+  view: ClusterView;
+  index: Map<string, number>;
+  /** Nodes pods may move to (podDestinations); removed and being-deleted nodes are not. */
+  destinations: Set<string>;
+  /** plugin_runner.go RunFiltersUntilPassingNode: the search starts after the last node found. */
+  lastIndex: number;
+}
+
+/** Pods the simulation moved, with the node they really run on (CA persists successful simulations in the loop). */
+const movedFrom = new WeakMap<Pod, string>();
+
+type PlacementResult =
+  | { ok: true; moves: PodMove[]; infos: NodeInfo[]; view: ClusterView; lastIndex: number }
+  | { ok: false; pod: Pod; message: string };
+
+/** A new view object sharing `infos`: predicates memoize per view (and per view and incoming pod). */
+function withInfos(view: ClusterView, infos: NodeInfo[]): ClusterView {
+  return { ...view, nodeInfos: infos };
+}
+
+function hasRequiredAntiAffinity(pod: Pod): boolean {
+  return (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+}
+
+function tryPlace(a: Analysis, s: SimState, removed: string, podsToMove: Pod[]): PlacementResult {
+  const infos = [...s.infos];
+  const at = s.index.get(removed);
+  if (at !== undefined) {
+    const moving = new Set(podsToMove);
+    const ni = infos[at];
+    // the removed node stays in the snapshot without the moved pods, so topology domains are preserved
+    infos[at] = nodeInfoFor(ni.node, ni.pods.filter((p) => !moving.has(p)));
+  }
+  let view = withInfos(s.view, infos);
+  let lastIndex = s.lastIndex;
+  const moves: PodMove[] = [];
+  const opts = { taintReason: a.caTaintReason };
+  for (const pod of podsToMove) {
+    const moving: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined } };
+    delete moving.spec.nodeName;
+    const from = movedFrom.get(pod) ?? removed;
+    if (from) movedFrom.set(moving, from);
+    let placedAt = -1;
+    for (let i = 0; i < infos.length; i++) {
+      const idx = (lastIndex + i) % infos.length;
+      const ni = infos[idx];
+      const name = ni.node.metadata.name ?? '';
+      if (name === removed || !s.destinations.has(name) || ni.node.spec?.unschedulable) continue;
+      if (runFilters(moving, ni, view, opts).fits) {
+        placedAt = idx;
+        break;
+      }
+    }
+    if (placedAt < 0) {
+      const reasons: string[][] = [];
+      let count = 0;
+      for (const ni of infos) {
+        const name = ni.node.metadata.name ?? '';
+        if (name === removed || !s.destinations.has(name)) continue;
+        count++;
+        const r = runFilters(moving, ni, view, opts);
+        if (r.failure) reasons.push(r.failure.reasons);
+        else if (r.notEvaluated.length)
+          reasons.push([`node(s) could not be evaluated (${r.notEvaluated.map((x) => x.plugin).join('/')})`]);
+      }
+      const message =
+        count === 0 ? 'no other node can take pods' : formatFitError(count, reasons);
+      return { ok: false, pod, message };
+    }
+    const target = infos[placedAt];
+    infos[placedAt] = nodeInfoFor(target.node, [...target.pods, moving]);
+    // per-(view, pod) state is computed afresh for each incoming pod from the shared array; only the per-view list of
+    // pods with required anti-affinity would go stale, so a new view is needed only when such a pod lands
+    if (hasRequiredAntiAffinity(moving)) view = withInfos(view, infos);
+    lastIndex = (placedAt + 1) % infos.length;
+    moves.push({
+      namespace: pod.metadata.namespace ?? 'default',
+      name: pod.metadata.name ?? '',
+      destination: target.node.metadata.name ?? '',
+    });
+  }
+  return { ok: true, moves, infos, view, lastIndex };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// the pipeline
+
+interface Working {
+  entry: NodeScaleDown;
+  reason?: UnremovableReason;
+  summary?: string;
+  waits: NodeWait[];
+  podsToReschedule: Pod[];
+  onCompletion: Pod[];
+  ready: boolean;
+}
+
+/** Ratios in the JSON: four decimals are enough and keep the output stable. */
+function round4(v: number): number {
+  return Math.round(v * 10_000) / 10_000;
+}
+
+function pct(v: number): string {
+  return `${(v * 100).toFixed(1).replace(/\.0$/, '')}%`;
+}
+
+function minutes(ms: number): string {
+  const m = Math.ceil(ms / 60_000);
+  return m >= 90 ? `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ''}` : `${m}m`;
+}
+
+function ref(pod: Pod): string {
+  return podKeyOf(pod);
+}
+
+/** Rule verdict for every pod on the node, plus the pods that do not block and why. */
+function judgePods(
+  ctx: DrainContext,
+  pods: readonly Pod[],
+): { verdicts: Array<{ pod: Pod; v: RuleVerdict }>; blockers: BlockerDetail[]; notBlocking: NotBlockingPod[]; notes: string[] } {
+  const rules = defaultRules(ctx.options);
+  const verdicts = pods.map((pod) => ({ pod, v: drainable(rules, ctx, pod) }));
+  const blockers: BlockerDetail[] = [];
+  const notBlocking: NotBlockingPod[] = [];
+  const notes: string[] = [];
+  for (const { pod, v } of verdicts) {
+    const ns = pod.metadata.namespace ?? 'default';
+    const name = pod.metadata.name ?? '';
+    if (v.outcome === 'BlockDrain' && v.reason) {
+      const d: BlockerDetail = {
+        pod,
+        reason: v.reason,
+        message: v.message ?? '',
+        rule: v.rule ?? '',
+        first: blockers.length === 0,
+      };
+      if (v.reason === 'LocalStorageRequested') d.localVolumes = blockingLocalVolumes(pod).map((x) => x.name);
+      if (v.reason === 'NotEnoughPdb') d.pdbs = ctx.pdbs.matching(pod).filter((p) => p.remaining < 1);
+      if (['ControllerNotFound', 'MinReplicasReached', 'NotReplicated'].includes(v.reason)) {
+        const c = controllerRef(pod);
+        if (c) d.controller = c;
+      }
+      if (v.reason === 'MinReplicasReached') {
+        const c = controllerRef(pod);
+        const rs = c ? (ctx.listers?.replicaSets?.get(`${ns}/${c.name}`) as ReplicaSet | undefined) : undefined;
+        if (rs?.spec?.replicas !== undefined) d.replicas = rs.spec.replicas;
+      }
+      if (v.reason === 'UnmovableKubeSystemPod') {
+        const until = systemPodBlocksUntil(ctx, pod);
+        if (until) d.blocksUntil = until;
+        else if (ctx.options.minor < 33) {
+          const created = Date.parse(pod.metadata.creationTimestamp ?? '');
+          if (Number.isFinite(created)) d.wouldStopBlockingOn133 = new Date(created + 3_600_000);
+        }
+      }
+      blockers.push(d);
+      continue;
+    }
+    const unknown = replicaCountUnknown(ctx, pod);
+    if (unknown) notes.push(`${ns}/${name}: ${unknown}`);
+    if (v.rule === 'Mirror') notBlocking.push({ namespace: ns, name, kind: 'Mirror', detail: v.message ?? '' });
+    else if (v.rule === 'LongTerminating')
+      notBlocking.push({ namespace: ns, name, kind: 'LongTerminating', detail: v.message ?? '' });
+    else if (v.rule === 'DaemonSet')
+      notBlocking.push({ namespace: ns, name, kind: 'DaemonSet', detail: v.message ?? '' });
+    else if (v.rule === 'SafeToEvict')
+      notBlocking.push({ namespace: ns, name, kind: 'SafeToEvict', detail: v.message ?? '' });
+    else if (v.rule === 'System')
+      notBlocking.push({ namespace: ns, name, kind: 'KubeSystemPastTimeout', detail: v.message ?? '' });
+    else if (v.rule === 'Terminal')
+      notBlocking.push({ namespace: ns, name, kind: 'Completed', detail: v.message ?? '' });
+    if (v.outcome === 'Undefined' || v.rule === 'SafeToEvict' || v.rule === 'System') {
+      const vols = pod.spec.volumes ?? [];
+      const memory = vols.filter((x) => x.emptyDir && x.emptyDir.medium === 'Memory').map((x) => x.name);
+      if (memory.length)
+        notBlocking.push({
+          namespace: ns,
+          name,
+          kind: 'MemoryEmptyDir',
+          detail: `emptyDir with medium Memory (${memory.join(', ')}) is not local storage to CA`,
+          volumes: memory,
+        });
+      const named = safeToEvictLocalVolumes(pod);
+      const covered = vols.filter((x) => (x.hostPath || (x.emptyDir && x.emptyDir.medium !== 'Memory')) && named.has(x.name));
+      if (covered.length)
+        notBlocking.push({
+          namespace: ns,
+          name,
+          kind: 'LocalVolumesAnnotated',
+          detail: `local volume(s) ${covered.map((x) => x.name).join(', ')} named in safe-to-evict-local-volumes`,
+          volumes: covered.map((x) => x.name),
+        });
+    }
+  }
+  return { verdicts, blockers, notBlocking, notes };
+}
+
+function toBlockingReport(b: BlockerDetail): BlockingPodReport {
+  const from = movedFrom.get(b.pod);
+  return {
+    namespace: b.pod.metadata.namespace ?? 'default',
+    name: b.pod.metadata.name ?? '',
+    caReason: b.reason,
+    message: b.message,
+    rule: b.rule,
+    first: b.first,
+    ...(from ? { movedFrom: from } : {}),
+  };
+}
+
+/** Where a pod of the simulation really runs, when CA's simulation moved it (undefined for pods in place). */
+export function simulatedMoveOf(pod: Pod): string | undefined {
+  return movedFrom.get(pod);
+}
+
+function compute(a: Analysis): ScaleDownAnalysis {
+  const ca = a.ca;
+  const now = a.now;
+  const scope = scopes.get(a) ?? (() => true);
+  const notes: string[] = [];
+  const pdbTracker = new RemainingPdbTracker(a.raw.pdbs as PodDisruptionBudget[]);
+  const ctx: DrainContext = { now, options: drainOptions(ca), listers: listers(a), pdbs: pdbTracker };
+  const initialPdbs = new RemainingPdbTracker(a.raw.pdbs as PodDisruptionBudget[]);
+  const staticCtx: DrainContext = { ...ctx, pdbs: initialPdbs };
+
+  // node -> group (discovered groups only; undiscovered ASGs leave their nodes NotAutoscaled)
+  const groupOf = new Map<Node, NodeGroup>();
+  for (const g of a.nodeGroupsResult.nodeGroups) for (const n of g.nodes) groupOf.set(n, g);
+  const notAutoscaled = new Map(a.nodeGroupsResult.notAutoscaled.map((x) => [x.node, x]));
+  const groupOptions = new Map<string, GroupScaleDownOptions>();
+  for (const g of a.nodeGroupsResult.nodeGroups) groupOptions.set(g.name, groupScaleDownOptions(g, ca));
+  const defaults = groupScaleDownOptions(undefined, ca);
+
+  const { pods: snapshotPods, expendable } = caSnapshotPods(a);
+  const view = buildClusterView({
+    nodes: a.raw.nodes,
+    pods: snapshotPods,
+    pvcs: a.raw.pvcs,
+    pvs: a.raw.pvs,
+    storageClasses: a.raw.storageClasses,
+    has: a.view.has,
+  });
+  const state: SimState = {
+    infos: [...view.nodeInfos],
+    view,
+    index: new Map(view.nodeInfos.map((ni, i) => [ni.node.metadata.name ?? '', i])),
+    destinations: new Set(
+      a.raw.nodes.filter((n) => !beingDeleted(n, now)).map((n) => n.metadata.name ?? ''),
+    ),
+    lastIndex: 0,
+  };
+  // CA: core/podlistprocessor/filter_out_schedulable.go places Pending pods that fit existing nodes in the snapshot
+  // before scale-down looks at it, so they count on those nodes (utilization, drainability, room)
+  const pendingNotes = new Map<string, string[]>();
+  const pending = a.raw.pods
+    .filter(
+      (pod) =>
+        !pod.spec?.nodeName &&
+        !pod.status?.nominatedNodeName &&
+        (pod.status?.phase ?? 'Pending') === 'Pending' &&
+        classifyPodForCa(pod, ca, a.priorityClasses, now).kind === 'candidate',
+    )
+    // filterOutSchedulableByPacking: higher priority first
+    .sort((x, y) => (podPriority(y, a.priorityClasses) ?? 0) - (podPriority(x, a.priorityClasses) ?? 0));
+  for (const pod of pending) {
+    const placed = tryPlace(a, state, '', [pod]);
+    if (!placed.ok) continue;
+    state.infos = placed.infos;
+    state.view = placed.view;
+    state.lastIndex = placed.lastIndex;
+    const dest = placed.moves[0].destination;
+    pendingNotes.set(dest, [
+      ...(pendingNotes.get(dest) ?? []),
+      `Pending pod ${ref(pod)} fits here: CA counts it on this node (filter_out_schedulable places it in its snapshot)`,
+    ]);
+  }
+  const podsOn = new Map<string, Pod[]>();
+  for (const ni of state.infos) podsOn.set(ni.node.metadata.name ?? '', ni.pods);
+  const terminalOn = new Map<string, Pod[]>();
+  for (const p of a.raw.pods) {
+    const n = p.spec?.nodeName;
+    if (!n || !(p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed')) continue;
+    terminalOn.set(n, [...(terminalOn.get(n) ?? []), p]);
+  }
+  const expendableOn = new Map<string, Pod[]>();
+  for (const p of expendable) {
+    const n = p.spec.nodeName ?? '';
+    expendableOn.set(n, [...(expendableOn.get(n) ?? []), p]);
+  }
+
+  const caStart = caPodStart(a);
+  const scaleDownEnabled = ca.flags.scaleDownEnabled.value;
+  const clusterUnhealthy = a.caStatus !== undefined && !a.caStatus.stale && a.caStatus.clusterHealth === 'Unhealthy';
+
+  const work: Working[] = a.raw.nodes.map((node) => {
+    const name = node.metadata.name ?? '';
+    const group = groupOf.get(node);
+    const entry: NodeScaleDown = {
+      node,
+      name,
+      ...(group ? { group } : {}),
+      blockers: [],
+      simulated: false,
+      report: {
+        name,
+        nodeGroup: group?.name ?? null,
+        removable: false,
+        caReason: null,
+        verdict: 'blocked',
+        summary: '',
+        utilization: null,
+        blockingPods: [],
+        notBlocking: [],
+        waits: [],
+        notes: [],
+      },
+    };
+    return { entry, waits: [], podsToReschedule: [], onCompletion: [], ready: isReady(node) };
+  });
+
+  // --- stage 1-3: pre-filter and eligibility, in CA's order; utilization for every autoscaled node
+  for (const w of work) {
+    const { node, name } = w.entry;
+    const na = notAutoscaled.get(node);
+    const group = na ? undefined : w.entry.group;
+    const report = w.entry.report;
+    const pods = podsOn.get(name) ?? [];
+    const opts = group ? (groupOptions.get(group.name) ?? defaults) : defaults;
+    if (na || !group) {
+      w.reason = 'NotAutoscaled';
+      w.summary = na ? na.reason : 'the node belongs to no node group';
+      if (na?.asgName) report.nodeGroup = na.asgName;
+      continue;
+    }
+    for (const p of opts.problems) report.notes.push(p);
+    report.notes.push(...(pendingNotes.get(name) ?? []));
+    if (group.targetSize <= group.minSize) {
+      w.reason = 'NodeGroupMinSizeReached';
+      w.summary = `node group ${group.name} is at its min size (desired ${group.targetSize}, min ${group.minSize}${group.via === 'nodes-flag' ? ' from --nodes' : ''})`;
+      continue;
+    }
+    if (beingDeleted(node, now)) {
+      w.reason = 'CurrentlyBeingDeleted';
+      w.summary = `CA is deleting the node (${TO_BE_DELETED_TAINT} taint)`;
+      continue;
+    }
+    if (node.metadata.annotations?.[SCALE_DOWN_DISABLED_ANNOTATION] === 'true') {
+      w.reason = 'ScaleDownDisabledAnnotation';
+      w.summary = `annotation ${SCALE_DOWN_DISABLED_ANNOTATION}: "true"`;
+      continue;
+    }
+    const u = calculateUtilization(node, pods, {
+      ignoreDaemonSets: opts.ignoreDaemonSetsUtilization,
+      ignoreMirrorPods: ca.flags.ignoreMirrorPodsUtilization.value,
+      now,
+    });
+    const gpu = nodeGpuResource(node) !== undefined;
+    const threshold = gpu ? opts.gpuThreshold : opts.threshold;
+    const util: NodeUtilization = {
+      cpu: round4(u.cpu),
+      memory: round4(u.memory),
+      ...(u.gpu !== undefined ? { gpu: round4(u.gpu) } : {}),
+      value: round4(u.value),
+      resource: u.resource,
+      threshold,
+      thresholdSource: gpu ? opts.gpuThresholdSource : opts.thresholdSource,
+      ignoredDaemonSets: opts.ignoreDaemonSetsUtilization,
+      ignoredMirrorPods: ca.flags.ignoreMirrorPodsUtilization.value,
+    };
+    report.utilization = util;
+    if (u.unreadyGpu) report.notes.push(`${u.resource} is missing or 0 in allocatable: CA counts the GPU node as 0% utilized`);
+    if (u.error) {
+      w.reason = 'UnexpectedError';
+      w.summary = `CA cannot compute utilization: ${u.error}`;
+      continue;
+    }
+    if (!ca.flags.scaleDownUnreadyEnabled.value && !w.ready) {
+      w.reason = 'ScaleDownUnreadyDisabled';
+      w.summary = 'the node is not Ready and --scale-down-unready-enabled=false';
+      continue;
+    }
+    // CA compares utilization > threshold since kubernetes/autoscaler#8975 (cherry-picked to 1.32+ patches);
+    // older releases used >=, so equality was "not underutilized" there.
+    const over = ca.version.minor <= 31 ? u.value >= threshold : u.value > threshold;
+    if (over) {
+      w.reason = 'NotUnderutilized';
+      w.summary = `${u.resource} requested is ${pct(u.value)} of allocatable, above the ${pct(threshold)} threshold${util.thresholdSource === 'asg-tag' ? ' (ASG tag)' : ''}`;
+    }
+  }
+
+  // --- stage 4: removal simulation for the candidates, in order, persisting successful ones
+  for (const w of work) {
+    const { name } = w.entry;
+    const candidate = w.reason === undefined;
+    // a candidate is judged on the snapshot as earlier simulations left it (pods moved here included)
+    const at = state.index.get(name);
+    const pods = candidate && at !== undefined ? state.infos[at].pods : (podsOn.get(name) ?? []);
+    const judged = judgePods(candidate ? ctx : staticCtx, pods);
+    w.entry.blockers = judged.blockers;
+    const report = w.entry.report;
+    report.blockingPods = judged.blockers.map(toBlockingReport);
+    report.notBlocking = [
+      ...judged.notBlocking,
+      ...(terminalOn.get(name) ?? []).map(
+        (p): NotBlockingPod => ({
+          namespace: p.metadata.namespace ?? 'default',
+          name: p.metadata.name ?? '',
+          kind: 'Completed',
+          detail: `phase ${p.status?.phase}: not in CA's snapshot (it lists only pods that are not Succeeded/Failed)`,
+        }),
+      ),
+      ...(expendableOn.get(name) ?? []).map(
+        (p): NotBlockingPod => ({
+          namespace: p.metadata.namespace ?? 'default',
+          name: p.metadata.name ?? '',
+          kind: 'Expendable',
+          detail: `priority ${podPriority(p, a.priorityClasses)} < --expendable-pods-priority-cutoff=${ca.flags.expendablePodsPriorityCutoff.value}: CA ignores it`,
+        }),
+      ),
+    ];
+    report.notes.push(...judged.notes);
+    if (!candidate) continue;
+    w.entry.simulated = true;
+    const first = judged.blockers[0];
+    if (first) {
+      w.reason = 'BlockedByPod';
+      w.summary = `${first.reason}: ${first.message}`;
+      continue;
+    }
+    const toMove: Pod[] = [];
+    for (const { pod, v } of judged.verdicts) {
+      if (v.outcome === 'SkipDrain' || isDaemonSetPod(pod)) continue;
+      if (v.outcome === 'WaitForCompletion') {
+        w.onCompletion.push(pod);
+        continue;
+      }
+      toMove.push(pod);
+    }
+    const placed = tryPlace(a, state, name, toMove);
+    if (!placed.ok) {
+      w.reason = 'NoPlaceToMovePods';
+      w.summary = `pod ${ref(placed.pod)} fits no other node: ${placed.message}`;
+      w.entry.unplaceablePod = placed.pod;
+      const from = movedFrom.get(placed.pod);
+      report.unplaceable = {
+        namespace: placed.pod.metadata.namespace ?? 'default',
+        name: placed.pod.metadata.name ?? '',
+        ...(from ? { movedFrom: from } : {}),
+        message: placed.message,
+      };
+      continue;
+    }
+    state.infos = placed.infos;
+    state.view = placed.view;
+    state.lastIndex = placed.lastIndex;
+    state.destinations.delete(name);
+    if (!pdbTracker.canRemoveInParallel(toMove))
+      report.notes.push('PDBs do not allow evicting all its pods at once: CA marks it risky and deletes it last');
+    pdbTracker.removePods(name, toMove);
+    w.podsToReschedule = toMove;
+    report.podsToMove = placed.moves;
+  }
+
+  // --- stage 5: unneeded nodes (unneeded/nodes.go RemovableAt): empty nodes first, then those that need a drain
+  const sizeLeft = new Map<string, number>();
+  for (const g of a.nodeGroupsResult.nodeGroups) {
+    const deleting = g.nodes.filter((n) => beingDeleted(n, now)).length;
+    sizeLeft.set(g.name, g.targetSize - deleting);
+  }
+  const limits = limitsLeft(a, now);
+  const removable = work.filter((w) => w.reason === undefined);
+  const ordered = [...removable.filter((w) => w.podsToReschedule.length === 0), ...removable.filter((w) => w.podsToReschedule.length > 0)];
+  for (const w of ordered) {
+    const group = w.entry.group!;
+    const opts = groupOptions.get(group.name) ?? defaults;
+    const timer = unneededTimer(w, opts, caStart, now);
+    if (timer?.certain) {
+      w.reason = w.ready ? 'NotUnneededLongEnough' : 'NotUnreadyLongEnough';
+      w.summary = timer.wait.detail;
+      w.waits.push(timer.wait);
+      continue;
+    }
+    if (timer) w.waits.push(timer.wait);
+    const size = sizeLeft.get(group.name) ?? group.targetSize;
+    if (size <= group.minSize) {
+      w.reason = 'NodeGroupMinSizeReached';
+      w.summary = `removing it would take ${group.name} below its min size ${group.minSize} (other nodes of the group go first)`;
+      continue;
+    }
+    const delta = nodeCoresAndMemory(w.entry.node);
+    const exceeded: string[] = [];
+    if (limits.cores !== undefined && delta.cores > limits.cores) exceeded.push('cpu');
+    if (limits.memory !== undefined && delta.memory > limits.memory) exceeded.push('memory');
+    if (exceeded.length) {
+      w.reason = 'MinimalResourceLimitExceeded';
+      w.summary = `removing it would take the cluster below --${exceeded.map((r) => (r === 'cpu' ? 'cores' : 'memory')).join('/--')}-total minimum (${describeLimits(a, limits)})`;
+      continue;
+    }
+    if (limits.cores !== undefined) limits.cores -= delta.cores;
+    if (limits.memory !== undefined) limits.memory -= delta.memory;
+    sizeLeft.set(group.name, size - 1);
+    if (w.onCompletion.length) {
+      w.reason = 'BlockedByOnCompletionPod';
+      w.summary = `waits for ${w.onCompletion.map(ref).join(', ')} to finish (safe-to-evict: "on-completion")`;
+      w.waits.push({ kind: 'on-completion', detail: w.summary });
+    }
+  }
+
+  // --- stage 6: loop gates and cooldowns delay every deletion
+  const cds = cooldowns(a, caStart);
+  for (const w of work) {
+    if (w.reason !== undefined) continue;
+    if (!scaleDownEnabled)
+      w.waits.push({ kind: 'loop-gate', detail: '--scale-down-enabled=false: CA never scales down' });
+    if (clusterUnhealthy)
+      w.waits.push({ kind: 'loop-gate', detail: "CA's status ConfigMap reports the cluster Unhealthy: CA skips scale-down" });
+    for (const c of cds) {
+      if (c.group && c.group !== w.entry.group?.name) continue;
+      w.waits.push({
+        kind: 'cooldown',
+        detail: `scale-down cooldown: ${c.flag}=${minutes(c.delayMs)} after the ${c.cause.replaceAll('-', ' ')} at ${c.at.toISOString()}`,
+        leftSeconds: Math.ceil(c.leftMs / 1000),
+      });
+    }
+  }
+
+  // --- verdicts
+  for (const w of work) {
+    const r = w.entry.report;
+    r.waits = w.waits;
+    if (w.reason !== undefined) {
+      r.caReason = w.reason;
+      r.removable = false;
+      r.verdict = w.reason === 'NotUnneededLongEnough' || w.reason === 'NotUnreadyLongEnough' || w.reason === 'BlockedByOnCompletionPod' ? 'waiting' : 'blocked';
+      r.summary = w.summary ?? w.reason;
+      continue;
+    }
+    r.caReason = null;
+    r.removable = true;
+    const definite = w.waits.filter((x) => x.leftSeconds !== undefined || x.kind === 'loop-gate');
+    r.verdict = definite.length ? 'waiting' : 'removable';
+    const moved = w.podsToReschedule.length;
+    r.summary =
+      moved === 0
+        ? 'empty as CA sees it (only DaemonSet, mirror or finished pods): CA can delete it'
+        : `its ${moved} pod(s) fit on other nodes: CA can drain and delete it`;
+    if (definite.length) r.summary += `, after ${definite.map((x) => x.detail).join('; ')}`;
+    const opts = groupOptions.get(w.entry.group?.name ?? '') ?? defaults;
+    if (!w.waits.some((x) => x.kind === 'unneeded-time' || x.kind === 'unready-time'))
+      r.notes.push(
+        `CA deletes it once it has been unneeded for ${minutes(w.ready ? opts.unneededTimeMs : opts.unreadyTimeMs)} (--scale-down-${w.ready ? 'unneeded' : 'unready'}-time); the snapshot does not show since when`,
+      );
+  }
+
+  const entries = work.map((w) => w.entry);
+  const inScope = entries.filter((e) => scope(e.node, e.group));
+  const status = a.caStatus;
+  if (status && !status.stale) {
+    if (status.clusterScaleUp === 'InProgress')
+      notes.push(
+        "CA's status ConfigMap reports a scale-up in progress: no node is deleted until --scale-down-delay-after-add after it",
+      );
+    // the status ConfigMap is CA's own count of unneeded nodes per group: say where casdoctor disagrees
+    for (const g of status.nodeGroups) {
+      const found = entries.filter((e) => e.group?.name === g.name && e.report.removable).length;
+      const theirs = g.scaleDownStatus === 'CandidatesPresent' ? (g.candidates ?? 0) : 0;
+      if (g.scaleDownStatus === undefined || found === theirs || !inScope.some((e) => e.group?.name === g.name)) continue;
+      notes.push(
+        `node group ${g.name}: CA's status ConfigMap counts ${theirs} scale-down candidate(s), casdoctor finds ${found} removable; CA re-checks an unremovable node only every --unremovable-node-recheck-timeout (5m) and starts its timers from zero after a restart`,
+      );
+    }
+  }
+  return {
+    nodes: entries,
+    inScope,
+    summary: summarize(inScope),
+    cooldowns: cds,
+    ...(caStart ? { caStartedAt: caStart } : {}),
+    scaleDownEnabled,
+    clusterUnhealthy,
+    pdbs: pdbTracker.pdbs,
+    groupOptions,
+    notes,
+  };
+}
+
+/** The unneeded timer where the data bounds it: CA's in-memory timers restart with the CA pod; the soft taint dates marking. */
+function unneededTimer(
+  w: Working,
+  opts: GroupScaleDownOptions,
+  caStart: Date | undefined,
+  now: Date,
+): { certain: boolean; wait: NodeWait } | undefined {
+  const needMs = w.ready ? opts.unneededTimeMs : opts.unreadyTimeMs;
+  const flag = w.ready ? 'scale-down-unneeded-time' : 'scale-down-unready-time';
+  const kind = w.ready ? 'unneeded-time' : 'unready-time';
+  const marked = taintTime(w.entry.node, DELETION_CANDIDATE_TAINT);
+  const candidates = [caStart, marked ?? undefined].filter((d): d is Date => d instanceof Date);
+  if (candidates.length === 0) return undefined;
+  const since = new Date(Math.max(...candidates.map((d) => d.getTime())));
+  const left = since.getTime() + needMs - now.getTime();
+  const src =
+    marked instanceof Date && marked.getTime() === since.getTime()
+      ? `marked ${DELETION_CANDIDATE_TAINT} at ${since.toISOString()}`
+      : `CA (re)started at ${since.toISOString()} and keeps its timers in memory`;
+  // CA deletes only when since + unneededTime is strictly before now (unneeded/nodes.go)
+  if (left >= 0) {
+    return {
+      certain: true,
+      wait: {
+        kind,
+        detail: `unneeded for less than --${flag}=${minutes(needMs)} (${src}): ${minutes(Math.max(left, 1))} left`,
+        leftSeconds: Math.ceil(left / 1000),
+      },
+    };
+  }
+  return undefined;
+}
+
+/** core_utils.GetNodeCoresAndMemory: capacity, cores rounded up, memory in bytes. */
+function nodeCoresAndMemory(node: Node): { cores: number; memory: number } {
+  const cap = parseResourceList(node.status?.capacity);
+  return { cores: Math.ceil((cap.cpu ?? 0) / 1000), memory: cap.memory ?? 0 };
+}
+
+/** resource/limits.go LimitsLeft: how much may still be removed above --cores-total / --memory-total minimums. */
+function limitsLeft(a: Analysis, now: Date): { cores?: number; memory?: number; totalCores: number; totalMemory: number } {
+  let totalCores = 0;
+  let totalMemory = 0;
+  for (const n of a.raw.nodes) {
+    if (beingDeleted(n, now)) continue;
+    const r = nodeCoresAndMemory(n);
+    totalCores += r.cores;
+    totalMemory += r.memory;
+  }
+  const minCores = a.ca.flags.coresTotal.value.min;
+  const minMemory = a.ca.flags.memoryTotal.value.min * 1024 ** 3;
+  return {
+    ...(minCores > 0 ? { cores: Math.max(0, totalCores - minCores) } : {}),
+    ...(minMemory > 0 ? { memory: Math.max(0, totalMemory - minMemory) } : {}),
+    totalCores,
+    totalMemory,
+  };
+}
+
+function describeLimits(a: Analysis, l: { totalCores: number; totalMemory: number }): string {
+  const c = a.ca.flags.coresTotal.value.min;
+  const m = a.ca.flags.memoryTotal.value.min;
+  return `cluster has ${l.totalCores} cores / ${formatResource('memory', l.totalMemory)}; minimums ${c} cores / ${m}Gi`;
+}
+
+const REASON_PHRASE: Array<[UnremovableReason, string]> = [
+  ['NotAutoscaled', 'not autoscaled'],
+  ['NodeGroupMinSizeReached', 'at min size'],
+  ['CurrentlyBeingDeleted', 'being deleted'],
+  ['ScaleDownDisabledAnnotation', 'scale-down disabled by annotation'],
+  ['ScaleDownUnreadyDisabled', 'unready (unready scale-down disabled)'],
+  ['UnexpectedError', 'not evaluable'],
+  ['NotUnderutilized', 'not underutilized'],
+  ['BlockedByPod', 'blocked by pods'],
+  ['NoPlaceToMovePods', 'no place to move pods'],
+  ['NotUnneededLongEnough', 'waiting for the unneeded timer'],
+  ['NotUnreadyLongEnough', 'waiting for the unready timer'],
+  ['MinimalResourceLimitExceeded', 'held by cluster minimums'],
+  ['BlockedByOnCompletionPod', 'waiting for on-completion pods'],
+];
+
+/** "7 of 12 nodes could be removed now; 3 blocked by pods: 2 LocalStorageRequested, 1 NotEnoughPdb; 2 at min size". */
+export function summarize(nodes: readonly NodeScaleDown[]): string {
+  const now = nodes.filter((n) => n.report.verdict === 'removable').length;
+  const parts = [`${now} of ${nodes.length} node${nodes.length === 1 ? '' : 's'} could be removed now`];
+  const later = nodes.filter((n) => n.report.removable && n.report.verdict === 'waiting').length;
+  if (later) parts.push(`${later} removable after a cooldown or gate`);
+  for (const [reason, phrase] of REASON_PHRASE) {
+    const hit = nodes.filter((n) => n.report.caReason === reason);
+    if (hit.length === 0) continue;
+    if (reason === 'BlockedByPod') {
+      const counts = new Map<string, number>();
+      for (const n of hit) {
+        const r = n.blockers[0]?.reason ?? 'UnexpectedError';
+        counts.set(r, (counts.get(r) ?? 0) + 1);
+      }
+      const detail = [...counts]
+        .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+        .map(([r, c]) => `${c} ${r}`)
+        .join(', ');
+      parts.push(`${hit.length} ${phrase}: ${detail}`);
+    } else parts.push(`${hit.length} ${phrase}`);
+  }
+  return parts.join('; ');
+}

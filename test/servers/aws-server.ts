@@ -54,6 +54,20 @@ export interface AwsServerOptions {
   delays?: Record<string, number>;
   /** The principal named in AccessDenied messages. */
   principal?: string;
+  /** iam:GetInstanceProfile answers (the node-role fallback of CA's principal). */
+  instanceProfiles?: Array<{
+    InstanceProfileName: string;
+    Arn?: string;
+    Roles: Array<{ RoleName: string; Arn: string }>;
+  }>;
+  /** EKS Pod Identity associations (ListPodIdentityAssociations / DescribePodIdentityAssociation). */
+  podIdentityAssociations?: Array<{
+    clusterName: string;
+    namespace: string;
+    serviceAccount: string;
+    associationId: string;
+    roleArn: string;
+  }>;
 }
 
 export interface AwsServer {
@@ -273,7 +287,10 @@ function paginate<T>(
   return { page, next };
 }
 
-function operations(pageSize: number | undefined): Record<AwsService, Record<string, Operation>> {
+function operations(
+  pageSize: number | undefined,
+  opts: AwsServerOptions = {},
+): Record<AwsService, Record<string, Operation>> {
   const asgs = (d: Partial<RawInputs>) => d.autoScalingGroups ?? [];
   return {
     autoscaling: {
@@ -449,12 +466,93 @@ function operations(pageSize: number | undefined): Record<AwsService, Record<str
           let items: IamEvaluationResult[] = d.iamEvaluationResults ?? [];
           if (input.ActionNames?.length)
             items = items.filter((r) => input.ActionNames.includes(r.EvalActionName));
+          // like AWS, answer only for the resources asked about ("*" results stand for any resource)
+          if (input.ResourceArns?.length)
+            items = items.filter(
+              (r) =>
+                !r.EvalResourceName ||
+                r.EvalResourceName === '*' ||
+                input.ResourceArns.includes(r.EvalResourceName),
+            );
           const { page, next } = paginate(items, input.Marker, input.MaxItems, pageSize, 100);
           return { EvaluationResults: page, IsTruncated: next !== undefined, Marker: next };
         },
       },
+      GetInstanceProfile: {
+        schema: IAM.GetInstanceProfile$,
+        handle: (input) => {
+          const p = (opts.instanceProfiles ?? []).find(
+            (x) => x.InstanceProfileName === input.InstanceProfileName,
+          );
+          if (!p)
+            throw new ApiError(
+              'NoSuchEntity',
+              `Instance Profile ${input.InstanceProfileName} cannot be found.`,
+              404,
+            );
+          return {
+            InstanceProfile: {
+              Path: '/',
+              InstanceProfileName: p.InstanceProfileName,
+              InstanceProfileId: 'AIPAEXAMPLEPROFILE0001',
+              Arn: p.Arn ?? `arn:aws:iam::111122223333:instance-profile/${p.InstanceProfileName}`,
+              CreateDate: new Date('2026-01-05T09:00:00Z'),
+              Roles: p.Roles.map((r) => ({
+                Path: '/',
+                RoleName: r.RoleName,
+                RoleId: 'AROAEXAMPLEROLE000001',
+                Arn: r.Arn,
+                CreateDate: new Date('2026-01-05T09:00:00Z'),
+              })),
+            },
+          };
+        },
+      },
     },
     eks: {
+      ListPodIdentityAssociations: {
+        schema: EKS.ListPodIdentityAssociations$,
+        handle: (input) => ({
+          associations: (opts.podIdentityAssociations ?? [])
+            .filter(
+              (x) =>
+                x.clusterName === input.clusterName &&
+                (!input.namespace || x.namespace === input.namespace) &&
+                (!input.serviceAccount || x.serviceAccount === input.serviceAccount),
+            )
+            .map((x) => ({
+              clusterName: x.clusterName,
+              namespace: x.namespace,
+              serviceAccount: x.serviceAccount,
+              associationId: x.associationId,
+              associationArn: `arn:aws:eks:us-east-1:111122223333:podidentityassociation/${x.clusterName}/${x.associationId}`,
+            })),
+        }),
+      },
+      DescribePodIdentityAssociation: {
+        schema: EKS.DescribePodIdentityAssociation$,
+        handle: (input) => {
+          const x = (opts.podIdentityAssociations ?? []).find(
+            (a) => a.clusterName === input.clusterName && a.associationId === input.associationId,
+          );
+          if (!x)
+            throw new ApiError(
+              'ResourceNotFoundException',
+              `No association found for ${input.associationId}.`,
+              404,
+            );
+          return {
+            association: {
+              clusterName: x.clusterName,
+              namespace: x.namespace,
+              serviceAccount: x.serviceAccount,
+              roleArn: x.roleArn,
+              associationId: x.associationId,
+              associationArn: `arn:aws:eks:us-east-1:111122223333:podidentityassociation/${x.clusterName}/${x.associationId}`,
+            },
+          };
+        },
+      },
       DescribeNodegroup: {
         schema: EKS.DescribeNodegroup$,
         handle: (input, d) => {
@@ -533,7 +631,7 @@ export async function startAwsServer(
 ): Promise<AwsServer> {
   let current = data;
   const requests: AwsRequest[] = [];
-  const ops = operations(opts.pageSize);
+  const ops = operations(opts.pageSize, opts);
   const faults = (opts.faults ?? []).map((f) => ({ ...f, left: f.times ?? Number.POSITIVE_INFINITY }));
   const principal = opts.principal ?? 'arn:aws:sts::111122223333:assumed-role/casdoctor-readonly/casdoctor';
   const timers = new Set<NodeJS.Timeout>();
@@ -560,7 +658,27 @@ export async function startAwsServer(
       let op: Operation | undefined;
       let xmlns = '';
       const eksPath = /^\/clusters\/([^/]+)\/node-groups\/([^/]+)$/.exec(url.pathname);
-      if (eksPath && (scope === 'eks' || scope === undefined)) {
+      const podIdentityPath = /^\/clusters\/([^/]+)\/pod-identity-associations(?:\/([^/]+))?$/.exec(
+        url.pathname,
+      );
+      if (podIdentityPath && (scope === 'eks' || scope === undefined)) {
+        service = 'eks';
+        const clusterName = decodeURIComponent(podIdentityPath[1]);
+        if (podIdentityPath[2]) {
+          action = 'DescribePodIdentityAssociation';
+          input = { clusterName, associationId: decodeURIComponent(podIdentityPath[2]) };
+        } else {
+          action = 'ListPodIdentityAssociations';
+          input = {
+            clusterName,
+            ...(url.searchParams.get('namespace') ? { namespace: url.searchParams.get('namespace') } : {}),
+            ...(url.searchParams.get('serviceAccount')
+              ? { serviceAccount: url.searchParams.get('serviceAccount') }
+              : {}),
+          };
+        }
+        op = req.method === 'GET' ? ops.eks[action] : undefined;
+      } else if (eksPath && (scope === 'eks' || scope === undefined)) {
         service = 'eks';
         action = 'DescribeNodegroup';
         input = {

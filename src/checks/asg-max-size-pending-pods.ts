@@ -1,0 +1,31 @@
+import { auditedGroups } from '../simulate/asg-audit.js';
+import { defineCheck } from './define-check.js';
+import { reportSkippedGroups } from './group-skip.js';
+
+export default defineCheck({
+  meta: {
+    id: 'asg-max-size-pending-pods',
+    title: 'A node group is at its max size while pods that fit it are Pending',
+    summary:
+      'The ASG is at its max size and Pending pods fit its template: CA skips it ("max node group size reached").',
+    severity: 'error',
+    commands: ['asg-audit'],
+    requires: ['pods', 'autoScalingGroups'],
+    messages: {
+      skipped: 'Node group {group} is at its max size ({detail}); {count} Pending pod(s) fit it: {pods}.',
+    },
+    upstream: 'cluster-autoscaler core/scaleup/orchestrator/orchestrator.go filterValidScaleUpNodeGroups',
+  },
+  run(ctx) {
+    const audited = new Set(auditedGroups(ctx.analysis).map((g) => g.name));
+    const scoped = {
+      ...ctx,
+      report: (i: Parameters<typeof ctx.report>[0]) => audited.has(i.nodeGroup ?? '') && ctx.report(i),
+    };
+    reportSkippedGroups(scoped, 'max-size', (g) =>
+      g.via === 'nodes-flag'
+        ? `Raise the max in CA's --nodes=${g.minSize}:${g.maxSize}:${g.name} flag (and the ASG's MaxSize to match).`
+        : `Raise the ASG's max size, e.g.\n  aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${g.name} --max-size ${Math.max(g.maxSize * 2, g.maxSize + 2)}`,
+    );
+  },
+});

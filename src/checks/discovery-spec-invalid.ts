@@ -1,0 +1,64 @@
+import { parseNodeGroupSpec } from '../simulate/ca-config.js';
+import { defineCheck } from './define-check.js';
+import { caSubject } from './lib/asg-audit.js';
+
+export default defineCheck({
+  meta: {
+    id: 'discovery-spec-invalid',
+    title: "CA's node group discovery is malformed or empty",
+    summary:
+      'A --node-group-auto-discovery or --nodes value CA rejects at start-up, or neither flag set: CA manages no node group.',
+    severity: 'error',
+    commands: ['asg-audit'],
+    requires: [],
+    messages: {
+      invalid: 'CA rejects {flag}: {error}.',
+      none: 'CA has neither --node-group-auto-discovery nor --nodes: it manages no node group.',
+    },
+    upstream:
+      'cluster-autoscaler cloudprovider/aws/aws_manager.go parseASGAutoDiscoverySpec; config/dynamic/node_group_spec.go SpecFromString',
+  },
+  run(ctx) {
+    const ca = ctx.analysis.ca;
+    if (!ca.found && ca.overrideArgs.length === 0) return;
+    const subject = caSubject(ctx.analysis);
+    const evidence = [
+      { source: 'CA container args', observed: [...ca.deploymentArgs, ...ca.overrideArgs].join(' ') },
+    ];
+    for (const s of ca.autoDiscovery.specs) {
+      if (!s.error) continue;
+      ctx.report({
+        messageId: 'invalid',
+        data: { flag: `--node-group-auto-discovery=${s.raw}`, error: s.error },
+        subject,
+        evidence,
+        remediation:
+          'Use the AWS form asg:tag=<key>[=<value>][,<key>[=<value>]...], e.g. --node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/<cluster-name>. CA exits at start-up with this error.',
+      });
+    }
+    for (const raw of ca.flags.nodes.value) {
+      const parsed = parseNodeGroupSpec(raw);
+      if (!('error' in parsed)) continue;
+      ctx.report({
+        messageId: 'invalid',
+        data: { flag: `--nodes=${raw}`, error: parsed.error },
+        subject,
+        evidence,
+        remediation:
+          'Use --nodes=<min>:<max>:<asg-name> with integers 0 <= min <= max. CA exits at start-up with this error.',
+      });
+    }
+    const noDiscovery = ca.flags.nodeGroupAutoDiscovery.value.length === 0;
+    const noNodes = ca.flags.nodes.value.length === 0;
+    if (noDiscovery && noNodes) {
+      ctx.report({
+        messageId: 'none',
+        data: {},
+        subject,
+        evidence,
+        remediation:
+          'Add --node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/<cluster-name> (and tag the ASGs), or one --nodes=<min>:<max>:<asg> per ASG.',
+      });
+    }
+  },
+});

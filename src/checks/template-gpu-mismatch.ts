@@ -1,0 +1,134 @@
+import {
+  auditedGroups,
+  isPending,
+  realShape,
+  relevanceText,
+  scratchInfo,
+  scratchOf,
+  scratchRelevance,
+  targetedPods,
+  workloadName,
+} from '../simulate/asg-audit.js';
+import { podRequests } from '../simulate/resources.js';
+import { RESOURCES_PREFIX } from '../simulate/template-node.js';
+import { defineCheck } from './define-check.js';
+import { groupSubject, severityFor, softer, tagCommand, workloadList } from './lib/asg-audit.js';
+
+// CA: utils/gpu/gpu.go lists these; Neuron devices are not in EC2 GpuInfo at all.
+const GPU_RESOURCES = [
+  'nvidia.com/gpu',
+  'amd.com/gpu',
+  'habana.ai/gaudi',
+  'gpu.intel.com/xe',
+  'aws.amazon.com/neuron',
+  'aws.amazon.com/neuroncore',
+  'aws.amazon.com/neurondevice',
+];
+
+export default defineCheck({
+  meta: {
+    id: 'template-gpu-mismatch',
+    title: "CA's scratch template has the wrong GPU count or GPU resource name",
+    summary:
+      "CA's AWS scratch template counts GPUs from its instance table and always names them nvidia.com/gpu; a type the table gives 0, or AMD / Neuron devices, make GPU pods unschedulable from zero.",
+    severity: 'error',
+    commands: ['asg-audit'],
+    requires: ['autoScalingGroups', 'pods'],
+    messages: {
+      nodes:
+        "Node group {group}: the group's nodes offer {resource} {nodeValue}, CA's scratch template {templateText}; {effect} ({when}).",
+      requests:
+        "Node group {group}: CA's scratch template ({type}) offers {resource} {templateValue}, less than the {requested} requested by {workloads} ({when}).",
+    },
+    upstream:
+      'cluster-autoscaler cloudprovider/aws/aws_manager.go buildNodeFromTemplate (GPUs as nvidia.com/gpu); aws_util.go transformInstanceType; kubernetes/autoscaler#3869',
+  },
+  run(ctx) {
+    const a = ctx.analysis;
+    for (const g of auditedGroups(a)) {
+      if (!g.discovered) continue;
+      const s = scratchOf(a, g);
+      const info = scratchInfo(a, g);
+      if (!s.node || !info) continue;
+      const relevance = scratchRelevance(a, g);
+      const have = info.allocatable;
+      const shape = realShape(a, g);
+      const seen = new Set<string>();
+      const targeted = targetedPods(a, g);
+      for (const resource of GPU_RESOURCES) {
+        const real = shape?.sameType ? shape.capacity[resource] : undefined;
+        if (real === undefined || real === 0 || (have[resource] ?? 0) === real) continue;
+        seen.add(resource);
+        const users = targeted.filter((p) => (podRequests(p)[resource] ?? 0) > 0);
+        const workloads = [...new Set(users.map((p) => workloadName(a, p)))].sort();
+        const base = severityFor(relevance);
+        ctx.report({
+          messageId: 'nodes',
+          severity: users.length > 0 ? base : softer(base),
+          data: {
+            group: g.name,
+            resource,
+            nodeValue: real,
+            templateText:
+              have[resource] === undefined
+                ? `has no ${resource}${resource !== 'nvidia.com/gpu' && (have['nvidia.com/gpu'] ?? 0) > 0 ? ` (it counts them as nvidia.com/gpu ${have['nvidia.com/gpu']})` : ''}`
+                : `has ${have[resource]}`,
+            effect:
+              workloads.length > 0
+                ? `${resource} is requested by ${workloadList(workloads)}`
+                : `pods requesting ${resource} cannot scale it from zero`,
+            when: relevanceText(relevance, g),
+          },
+          subject: groupSubject(g),
+          nodeGroup: g.name,
+          evidence: [
+            { source: `node ${shape!.nodes[0].metadata.name}`, observed: `${resource} ${real}` },
+            { source: `ASG ${g.name} scratch template`, observed: `${resource} ${have[resource] ?? 'none'}` },
+          ],
+          remediation: `Tell CA the GPUs a node offers:\n  ${tagCommand(g.name, `${RESOURCES_PREFIX}${resource}`, String(real))}`,
+        });
+      }
+      if (relevance === 'unlikely') continue;
+      for (const resource of GPU_RESOURCES) {
+        if (seen.has(resource)) continue;
+        const users = targeted.filter((p) => (podRequests(p)[resource] ?? 0) > (have[resource] ?? 0));
+        if (users.length === 0) continue;
+        const requested = Math.max(...users.map((p) => podRequests(p)[resource] ?? 0));
+        const workloads = [...new Set(users.map((p) => workloadName(a, p)))].sort();
+        const pending = users.some(isPending);
+        const table = s.instanceTypeInfo;
+        ctx.report({
+          messageId: 'requests',
+          severity: pending ? severityFor(relevance) : softer(severityFor(relevance)),
+          data: {
+            group: g.name,
+            type: s.instanceType ?? '',
+            resource,
+            templateValue: have[resource] ?? 0,
+            workloads: workloadList(workloads),
+            requested,
+            when: relevanceText(relevance, g),
+          },
+          subject: groupSubject(g),
+          nodeGroup: g.name,
+          schedulerReason: `Insufficient ${resource}`,
+          evidence: [
+            {
+              source: "CA's instance-type table",
+              observed: `${s.instanceType}: ${table?.gpu ?? 0} GPU(s)${resource === 'nvidia.com/gpu' ? '' : ' (always counted as nvidia.com/gpu)'}`,
+            },
+            { source: `ASG ${g.name} scratch template`, observed: `${resource} ${have[resource] ?? 'none'}` },
+            ...users
+              .filter(isPending)
+              .slice(0, 5)
+              .map((p) => ({
+                source: `Pod ${p.metadata.namespace}/${p.metadata.name}`,
+                observed: `Pending, requests ${resource} ${podRequests(p)[resource]}`,
+              })),
+          ],
+          remediation: `Tell CA the ${resource} count the device plugin advertises per node (${requested} at least):\n  ${tagCommand(g.name, `${RESOURCES_PREFIX}${resource}`, String(requested))}`,
+        });
+      }
+    }
+  },
+});

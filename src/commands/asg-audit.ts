@@ -1,0 +1,173 @@
+import { runChecks } from '../checks/engine.js';
+import { CHECKS } from '../checks/index.js';
+import { InputError } from '../model/errors.js';
+import { SEVERITY_ORDER } from '../model/findings.js';
+import type { RawInputs } from '../model/snapshot.js';
+import { renderAsgAuditText } from '../report/asg-audit-text.js';
+import { renderJson } from '../report/json.js';
+import { terminalStyle } from '../report/style.js';
+import { Analysis } from '../simulate/analysis.js';
+import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../simulate/asg-audit.js';
+import { buildIamPlan } from '../simulate/iam.js';
+import { isPendingCandidate } from '../simulate/why-pending.js';
+import {
+  gatherInputs,
+  loadInstanceTypeData,
+  parseRequestTimeout,
+  requireOutput,
+  resolveNow,
+  splitArgs,
+} from './common.js';
+import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
+
+export interface AsgAuditOptions extends GlobalOptions {
+  /** --asg, repeatable */
+  asg?: string[];
+  /** --iam-policy, repeatable */
+  iamPolicy?: string[];
+}
+
+const IAM_KIND = 'iamEvaluationResults';
+
+function dropIamGaps(raw: RawInputs): void {
+  raw.gaps = raw.gaps.filter((g) => g.resource !== IAM_KIND && g.resource !== 'iam:SimulatePrincipalPolicy');
+}
+
+/** Fills raw.iamEvaluationResults: --iam-policy locally, else live simulation; a gap when neither can run. */
+async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditOptions, deps: Deps): Promise<void> {
+  if (o.iamPolicy && o.iamPolicy.length > 0) {
+    const { evaluateIamPolicies } = await import('../gather/iam-local.js');
+    const r = await evaluateIamPolicies(o.iamPolicy, buildIamPlan(analysis));
+    raw.sources.push(...r.sources);
+    raw.warnings.push(...r.warnings);
+    dropIamGaps(raw);
+    if (r.results) {
+      raw.iamEvaluationResults = r.results;
+      raw.provided.add(IAM_KIND);
+    } else if (r.gap) {
+      raw.iamEvaluationResults = [];
+      raw.provided.delete(IAM_KIND);
+      raw.gaps.push(r.gap);
+    }
+    return;
+  }
+  if (o.from.length > 0) {
+    if (!raw.provided.has(IAM_KIND)) {
+      raw.gaps.push({
+        resource: IAM_KIND,
+        reason: 'not-provided',
+        detail:
+          'no IAM evaluation in the input: pass --iam-policy <CA policy.json> (evaluated locally) or add `aws iam simulate-principal-policy` output',
+      });
+    }
+    return;
+  }
+  const region = o.region ?? raw.sources.map((s) => /^live: aws (\S+)$/.exec(s)?.[1]).find(Boolean);
+  if (!region) return;
+  const { gatherLiveIam } = await import('../gather/live-iam.js');
+  const overrides = (deps.liveOverrides ?? {}) as {
+    awsEndpoint?: string;
+    awsCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+    awsMaxAttempts?: number;
+    awsRetryDelayMs?: number;
+  };
+  const r = await gatherLiveIam(buildIamPlan(analysis), {
+    region,
+    profile: o.profile,
+    requestTimeoutMs: parseRequestTimeout(o.requestTimeout),
+    endpoint: overrides.awsEndpoint,
+    credentials: overrides.awsCredentials,
+    maxAttempts: overrides.awsMaxAttempts,
+    retryDelayMs: overrides.awsRetryDelayMs,
+  });
+  raw.sources.push(...r.sources);
+  raw.warnings.push(...r.warnings);
+  raw.gaps.push(...r.gaps);
+  if (r.results) {
+    raw.iamEvaluationResults = r.results;
+    raw.provided.add(IAM_KIND);
+  }
+}
+
+export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunResult> {
+  requireOutput(o.output, ['table', 'json'], 'asg-audit');
+  const now = resolveNow(o, deps);
+  const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
+  const raw = await gatherInputs(o, deps);
+  if (!raw.provided.has('autoScalingGroups')) {
+    const gap = raw.gaps.find((g) => g.resource === 'autoscaling:DescribeAutoScalingGroups');
+    throw new InputError(
+      gap
+        ? `cannot list Auto Scaling groups: ${gap.detail}`
+        : o.from.length
+          ? `no Auto Scaling groups in ${o.from.join(', ')}: add \`aws autoscaling describe-auto-scaling-groups --output json\` output`
+          : 'no Auto Scaling groups could be listed',
+    );
+  }
+  const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
+  analysis.scope = isPendingCandidate;
+  if (o.asg && o.asg.length > 0) {
+    const unknown = unknownAsgNames(analysis, o.asg);
+    if (unknown.length > 0) {
+      const known = raw.autoScalingGroups.map((g) => g.AutoScalingGroupName).sort();
+      throw new InputError(
+        `--asg ${unknown.join(', ')}: no such Auto Scaling group${known.length ? `; groups: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', ...' : ''}` : ''}`,
+      );
+    }
+    setAuditedAsgs(analysis, o.asg);
+  }
+  await gatherIam(raw, analysis, o, deps);
+
+  const { findings, skipped } = runChecks(CHECKS, analysis, 'asg-audit');
+  const nodeGroups = auditedGroups(analysis).map((g) => nodeGroupReport(analysis, g));
+
+  for (const w of raw.warnings) deps.stderr(`warning: ${w}\n`);
+  for (const g of raw.gaps) if (g.resource !== IAM_KIND) deps.stderr(`warning: ${g.detail}\n`);
+
+  if (o.output === 'json') {
+    deps.stdout(
+      renderJson({
+        schemaVersion: 1,
+        command: 'asg-audit',
+        now: now.toISOString(),
+        findings,
+        skipped,
+        nodeGroups,
+      }),
+    );
+  } else {
+    const ca = analysis.ca;
+    const caText = ca.found
+      ? `CA ${ca.version.version ?? `1.${ca.version.minor}`} (${ca.deployment?.namespace}/${ca.deployment?.name})`
+      : `no CA found (defaults of 1.${ca.version.minor})`;
+    const discovery =
+      ca.flags.nodeGroupAutoDiscovery.value.length > 0
+        ? `discovery ${ca.flags.nodeGroupAutoDiscovery.value.join(' AND ')}`
+        : ca.nodeGroupSpecs.length > 0
+          ? `--nodes ${ca.nodeGroupSpecs.map((s) => s.raw).join(', ')}`
+          : 'no node group discovery';
+    deps.stdout(
+      renderAsgAuditText(
+        {
+          nodeGroups,
+          findings,
+          skipped,
+          header: {
+            ca: caText,
+            discovery,
+            now: now.toISOString(),
+            source: o.from.length ? `from ${o.from.join(', ')}` : 'live',
+          },
+          notes: [],
+        },
+        await terminalStyle(o.color && deps.stdoutIsTTY),
+      ),
+    );
+  }
+  if (o.failOn === 'never') return { exitCode: EXIT.ok };
+  const threshold = SEVERITY_ORDER[o.failOn];
+  if (findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold)) return { exitCode: EXIT.findings };
+  if (o.iamPolicy?.length && skipped.some((k) => k.checkId.startsWith('iam-')))
+    return { exitCode: EXIT.incomplete };
+  return { exitCode: EXIT.ok };
+}

@@ -1,0 +1,98 @@
+import type { NodeGroupReport } from '../model/asg-audit.js';
+import type { Finding, Skipped } from '../model/findings.js';
+import { PLAIN, type Style, severityMark } from './style.js';
+
+export interface AsgAuditTextInput {
+  nodeGroups: NodeGroupReport[];
+  findings: Finding[];
+  skipped: Skipped[];
+  header: { ca: string; discovery: string; now: string; source: string };
+  notes: string[];
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : prefix + l))
+    .join('\n');
+}
+
+function findingBlock(f: Finding, s: Style): string {
+  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
+  for (const e of f.evidence.slice(0, 6)) {
+    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
+  }
+  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
+  lines.push(s.dim(`    docs: ${f.docsUrl}`));
+  return lines.join('\n');
+}
+
+function templateText(g: NodeGroupReport): string {
+  const t = g.template;
+  if (t.source === 'node') return `template: node ${t.fromNode ?? ''}`.trimEnd();
+  if (t.source === 'asg') return 'template: ASG scratch (no usable node)';
+  return `template: none (${t.reason ?? 'unknown'})`;
+}
+
+function groupHeader(g: NodeGroupReport, s: Style): string {
+  const managed = g.discovered
+    ? s.green(g.via === 'nodes-flag' ? 'managed (--nodes)' : 'managed (auto-discovery)')
+    : s.red('NOT managed by CA');
+  const sizes = `min/desired/max ${g.minSize}/${g.desiredCapacity}/${g.maxSize}${
+    g.minSize !== g.asgMinSize || g.maxSize !== g.asgMaxSize ? ` (ASG ${g.asgMinSize}..${g.asgMaxSize})` : ''
+  }`;
+  const parts = [
+    managed,
+    sizes,
+    `${g.nodes} node${g.nodes === 1 ? '' : 's'}`,
+    g.zones.join(',') || 'no AZ',
+    g.instanceTypes.join(',') || 'no instance type',
+    templateText(g),
+  ];
+  return `${s.bold(g.name)}  ${parts.join(' · ')}`;
+}
+
+/** The asg-audit report: one block per ASG with its findings, then cluster-wide findings, then totals. */
+export function renderAsgAuditText(input: AsgAuditTextInput, s: Style = PLAIN): string {
+  const out: string[] = [];
+  out.push(
+    s.bold('casdoctor asg-audit') +
+      s.dim(
+        ` · ${input.header.ca} · ${input.header.discovery} · now ${input.header.now} · ${input.header.source}`,
+      ),
+  );
+  for (const n of input.notes) out.push(s.yellow(`note: ${n}`));
+  out.push('');
+  const names = new Set(input.nodeGroups.map((g) => g.name));
+  const groupOf = (f: Finding): string | undefined => {
+    if (f.nodeGroup && names.has(f.nodeGroup)) return f.nodeGroup;
+    if (f.subject.kind === 'AutoScalingGroup' && names.has(f.subject.name)) return f.subject.name;
+    return undefined;
+  };
+  if (input.nodeGroups.length === 0) out.push('No Auto Scaling group of this cluster in the input.', '');
+  for (const g of input.nodeGroups) {
+    out.push(groupHeader(g, s));
+    const fs = input.findings.filter((f) => groupOf(f) === g.name);
+    if (fs.length === 0) out.push(s.green('  ✔ no findings'));
+    for (const f of fs) out.push(indent(findingBlock(f, s), '  '));
+    out.push('');
+  }
+  const rest = input.findings.filter((f) => groupOf(f) === undefined);
+  if (rest.length > 0) {
+    out.push(s.bold('Cluster-wide'));
+    for (const f of rest) out.push(indent(findingBlock(f, s), '  '));
+    out.push('');
+  }
+  const count = (sev: string) => input.findings.filter((f) => f.severity === sev).length;
+  out.push(
+    s.bold(`${input.nodeGroups.length} ASG(s) audited`) +
+      ` · findings: ${count('error')} error, ${count('warning')} warning, ${count('info')} info`,
+  );
+  if (input.skipped.length > 0) {
+    out.push(
+      s.yellow(`skipped checks (${input.skipped.length}): `) +
+        input.skipped.map((k) => `${k.checkId} (${k.detail})`).join('; '),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}

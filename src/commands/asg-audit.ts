@@ -34,7 +34,7 @@ function dropIamGaps(raw: RawInputs): void {
 }
 
 /** Fills raw.iamEvaluationResults: --iam-policy locally, else live simulation; a gap when neither can run. */
-async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditOptions, deps: Deps): Promise<void> {
+export async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditOptions, deps: Deps): Promise<void> {
   if (o.iamPolicy && o.iamPolicy.length > 0) {
     const { evaluateIamPolicies } = await import('../gather/iam-local.js');
     const r = await evaluateIamPolicies(o.iamPolicy, buildIamPlan(analysis));

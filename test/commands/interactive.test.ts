@@ -58,6 +58,27 @@ describe.skipIf(!tmux)('at a terminal (tmux; skipped where tmux is not installed
     expect(out).not.toContain('NODE GROUP');
   });
 
+  it('casdoctor alone shows the overview and a menu that runs the chosen command', async () => {
+    const s = start(`${cli} --from ${DEMO} --now ${DEMO_NOW}`);
+    const menu = await waitFor(s, /What next\?/);
+    expect(menu).toMatch(/8 Pending: 6 no node group can place, 1 CA scales up/);
+    expect(menu).toMatch(/of 11 nodes removable now/);
+    keys(s, 'audit');
+    await waitFor(s, /1 of 3/);
+    keys(s, 'Enter');
+    const report = await waitFor(s, /EXIT=\d/);
+    expect(report).toContain('casdoctor asg-audit');
+    expect(report).toContain('demo-monitoring');
+  });
+
+  it('off a terminal, casdoctor alone prints the overview and the next commands, without a menu', () => {
+    const r = spawnSync(process.execPath, ['bin/casdoctor.js', '--from', DEMO, '--now', DEMO_NOW], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('Cluster Autoscaler overview');
+    expect(r.stdout).toContain('Next: casdoctor why-pending --all');
+    expect(r.stdout).not.toContain('What next?');
+  });
+
   it('never prompts off a terminal or with --yes', () => {
     const r = spawnSync(process.execPath, ['bin/casdoctor.js', 'why-pending', '--from', DEMO, '--yes'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);

@@ -2,7 +2,10 @@
 // Entry point: builds the commander program, runs one command, maps its RunResult to process.exitCode.
 // Keep this file light: commands, SDKs and renderers are imported lazily inside actions.
 import { Command, CommanderError, Option } from 'commander';
+import { registerAsgAudit } from './commands/asg-audit.register.js';
 import { registerCompletion } from './commands/completion.register.js';
+import { registerPreflight } from './commands/preflight.register.js';
+import { registerScaleDownBlockers } from './commands/scale-down-blockers.register.js';
 import { registerSnapshot } from './commands/snapshot.register.js';
 import { registerWhyPending } from './commands/why-pending.register.js';
 import type { CliContext, Registrar } from './commands/register.js';
@@ -10,7 +13,7 @@ import type { Deps, GlobalOptions, RunResult } from './commands/types.js';
 import { EXIT } from './commands/types.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
-const REGISTRARS: Registrar[] = [registerWhyPending, registerCompletion, registerSnapshot];
+const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight];
 
 const VERSION = '0.1.0';
 
@@ -54,6 +57,12 @@ export function buildProgram(): Command {
     .option('-y, --yes', 'never prompt, even at a terminal');
 
   for (const register of REGISTRARS) register(program, cliContext);
+
+  // no subcommand: the overview (and, at a terminal, a menu of next steps)
+  program.action(async (_opts: unknown, cmd: Command) => {
+    const { runOverview } = await import('./commands/overview.js');
+    setResult(await runOverview(globalOptions(cmd), defaultDeps()));
+  });
 
   program
     .command('checks')

@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { DOCS_BASE } from '../checks/define-check.js';
 import { CHECKS, findCheck } from '../checks/index.js';
 import { UsageError } from '../model/errors.js';
+import { requireOutput } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export async function runListChecks(o: GlobalOptions, deps: Deps): Promise<RunResult> {
-  if (o.output === 'json') {
+  const output = requireOutput(o.output, ['table', 'json'], 'checks');
+  if (output === 'json') {
     deps.stdout(
       `${JSON.stringify(
         CHECKS.map((c) => ({
@@ -13,6 +16,7 @@ export async function runListChecks(o: GlobalOptions, deps: Deps): Promise<RunRe
           commands: c.meta.commands,
           title: c.meta.title,
           summary: c.meta.summary,
+          docsUrl: `${DOCS_BASE}/${c.meta.id}.md`,
         })),
         null,
         2,
@@ -20,21 +24,54 @@ export async function runListChecks(o: GlobalOptions, deps: Deps): Promise<RunRe
     );
     return { exitCode: EXIT.ok };
   }
-  const w = Math.max(...CHECKS.map((c) => c.meta.id.length));
-  for (const c of CHECKS) {
+  const rows = CHECKS.map((c) => [c.meta.id, c.meta.severity, c.meta.commands.join(','), c.meta.summary]);
+  const head = ['CHECK', 'SEVERITY', 'COMMANDS', 'SUMMARY'];
+  const widths = [0, 1, 2].map((i) => Math.max(head[i].length, ...rows.map((r) => r[i].length)));
+  for (const r of [head, ...rows]) {
     deps.stdout(
-      `${c.meta.id.padEnd(w)}  ${c.meta.severity.padEnd(7)}  ${c.meta.commands.join(',').padEnd(12)}  ${c.meta.summary}\n`,
+      `${r
+        .slice(0, 3)
+        .map((v, i) => v.padEnd(widths[i]))
+        .join('  ')}  ${r[3]}\n`,
     );
   }
   return { exitCode: EXIT.ok };
 }
 
+/** Edit distance, for "did you mean" on a mistyped check id. */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+/** Ids that contain the input, then the closest by edit distance. */
+export function suggestChecks(id: string, max = 3): string[] {
+  const ids = CHECKS.map((c) => c.meta.id);
+  const containing = ids.filter((x) => id.length >= 3 && x.includes(id));
+  const close = ids
+    .filter((x) => !containing.includes(x))
+    .map((x) => ({ x, d: distance(id, x) }))
+    .filter((e) => e.d <= Math.max(2, Math.floor(e.x.length / 4)))
+    .sort((a, b) => a.d - b.d || (a.x < b.x ? -1 : 1))
+    .map((e) => e.x);
+  return [...containing, ...close].slice(0, max);
+}
+
 export async function runExplain(id: string, _o: GlobalOptions, deps: Deps): Promise<RunResult> {
   const check = findCheck(id);
   if (!check) {
-    const near = CHECKS.map((c) => c.meta.id).filter((x) => x.includes(id) || id.includes(x.split('-')[0]));
+    const near = suggestChecks(id);
     throw new UsageError(
-      `no check "${id}"${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : ''} (casdoctor checks lists them)`,
+      `no check "${id}"${near.length ? `; did you mean ${near.join(', ')}?` : ''} (casdoctor checks lists them)`,
     );
   }
   const doc = await readFile(new URL(`../../docs/checks/${id}.md`, import.meta.url), 'utf8');

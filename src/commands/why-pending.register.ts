@@ -12,6 +12,7 @@ export function registerWhyPending(program: Command, ctx: CliContext): void {
     .option('-A, --all-namespaces', 'look at pods in every namespace')
     .option('--all', 'every Pending pod (in the namespace, or everywhere with -A)')
     .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch')
+    .option('--strict', 'exit 3 when a check is skipped because data is missing, forbidden or timed out')
     .option('-w, --watch [interval]', 're-gather every interval (default 30s, at least 10s), redraw, and mark what changed')
     .addHelpText(
       'after',
@@ -26,7 +27,8 @@ Examples:
   casdoctor why-pending --all -A --watch 30s                 redraw every 30s, marking what changed
 
 Exit codes: 0 every examined pod gets a node; 1 some pod cannot (or a finding at --fail-on);
-2 usage, input or environment error. --fail-on never always exits 0 on a completed report.`,
+2 usage, input or environment error; 3 with --strict when a check was skipped (its data missing,
+forbidden or timed out) and nothing else failed. --fail-on never always exits 0 on a completed report.`,
     )
     .action(async (pod: string | undefined, opts: Record<string, unknown>, cmd: Command) => {
       const { runWhyPending } = await import('./why-pending.js');

@@ -15,6 +15,7 @@ import { Analysis } from '../simulate/analysis.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
 import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
+import { strictExitCode } from './strict.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export interface WhyPendingOptions extends GlobalOptions {
@@ -25,6 +26,8 @@ export interface WhyPendingOptions extends GlobalOptions {
   selector?: string;
   /** --watch [interval]: true for the default 30s */
   watch?: string | boolean;
+  /** --strict: exit 3 when a check was skipped (data missing, forbidden, timed out) */
+  strict?: boolean;
 }
 
 /** Resolves which pods to examine; errors name the pod and list what exists. */
@@ -233,5 +236,6 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
     const failing = findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold);
     exitCode = cannot || failing ? EXIT.findings : EXIT.ok;
   }
-  return { text, reports, exitCode };
+  // --strict: a check skipped for missing or forbidden data leaves the report incomplete (exit 3)
+  return { text, reports, exitCode: strictExitCode(exitCode, o.strict, skipped.length > 0) };
 }

@@ -1,7 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
+import { type ReadOptions, readDocuments } from './json-stream.js';
+import { fitToShape } from './shape.js';
 
 /** Kubernetes kinds the loader keeps, and where they go. */
 const KIND_TO_DATA: Record<string, DataKind> = {
@@ -24,9 +26,14 @@ const KIND_TO_DATA: Record<string, DataKind> = {
 
 const K8S_DATA_KINDS = new Set<DataKind>(Object.values(KIND_TO_DATA));
 
+/** Own keys only: a kind named "constructor" or "toString" is just unknown. */
+function kindTarget(kind: string): DataKind | undefined {
+  return Object.hasOwn(KIND_TO_DATA, kind) ? KIND_TO_DATA[kind] : undefined;
+}
+
 const LOADABLE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
-export interface LoadOptions {
+export interface LoadOptions extends ReadOptions {
   /** Called once per file read, for progress on stderr. */
   onFile?: (path: string) => void;
 }
@@ -41,12 +48,17 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   for (const p of paths) files.push(...(await listFiles(p)));
   for (const file of files) {
     options.onFile?.(file);
-    const text = await readFile(file, 'utf8');
-    const docs = await parseDocuments(text, file);
+    const docs = await readDocuments(file, parseDocuments, options);
     let recognised = 0;
-    for (const doc of docs) recognised += addDocument(inputs, doc, file);
+    const problems: string[] = [];
+    for (const doc of docs) recognised += addDocument(inputs, doc, file, problems);
     if (recognised === 0 && docs.length > 0 && !docs.every(isEmptyList)) {
       inputs.warnings.push(`${file}: no Kubernetes object or AWS output casdoctor recognises; ignored`);
+    }
+    if (problems.length > 0) {
+      inputs.warnings.push(
+        `${file}: ${problems.length} value(s) of the wrong type ignored (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; ...' : ''})`,
+      );
     }
     inputs.sources.push(file);
   }
@@ -132,18 +144,25 @@ function isEmptyList(doc: unknown): boolean {
 }
 
 /** Adds one parsed document; returns how many objects it recognised. */
-function addDocument(inputs: RawInputs, doc: unknown, file: string): number {
-  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file), 0);
+function addDocument(inputs: RawInputs, doc: unknown, file: string, problems: string[]): number {
+  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file, problems), 0);
   if (!isObject(doc)) return 0;
   // Kubernetes List / XxxList
   if (Array.isArray(doc.items) && (typeof doc.kind !== 'string' || doc.kind.endsWith('List'))) {
     const itemKind = typeof doc.kind === 'string' && doc.kind !== 'List' ? doc.kind.slice(0, -4) : undefined;
+    // An empty typed list (PodDisruptionBudgetList, as the API server and `casdoctor snapshot` write it) still says
+    // "there are none", unlike an empty `List`.
+    const typed = itemKind !== undefined ? kindTarget(itemKind) : undefined;
+    if (typed && doc.items.length === 0) {
+      inputs.provided.add(typed);
+      return 1;
+    }
     let n = 0;
-    for (const item of doc.items) n += addKubeObject(inputs, item, file, itemKind, doc.apiVersion);
+    for (const item of doc.items) n += addKubeObject(inputs, item, file, problems, itemKind, doc.apiVersion);
     return n;
   }
-  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file);
-  return addAwsOutput(inputs, doc, file);
+  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file, problems);
+  return addAwsOutput(inputs, doc, file, problems);
 }
 
 const unknownKindsWarned = new WeakMap<RawInputs, Set<string>>();
@@ -152,6 +171,7 @@ function addKubeObject(
   inputs: RawInputs,
   item: unknown,
   file: string,
+  problems: string[],
   listItemKind?: string,
   listApiVersion?: unknown,
 ): number {
@@ -171,7 +191,7 @@ function addKubeObject(
   ) {
     item = fromEventsV1(item);
   }
-  const target = KIND_TO_DATA[kind];
+  const target = kindTarget(kind);
   if (!target) {
     let warned = unknownKindsWarned.get(inputs);
     if (!warned) unknownKindsWarned.set(inputs, (warned = new Set()));
@@ -190,8 +210,14 @@ function addKubeObject(
   if (typeof obj.apiVersion !== 'string' && typeof listApiVersion === 'string' && listApiVersion !== 'v1') {
     obj.apiVersion = listApiVersion;
   }
-  (inputs[target] as unknown[]).push(obj);
+  // Wrong-typed fields are dropped here, once, so the analysis never meets them (a hand-edited dump).
+  const found: string[] = [];
+  const usable = fitToShape(target, obj, found);
+  const who = `${kind} ${[obj.metadata.namespace, obj.metadata.name].filter((x) => typeof x === 'string').join('/')}`;
+  for (const p of found) problems.push(`${who}: ${p}`);
   inputs.provided.add(target);
+  if (!usable) return 1;
+  (inputs[target] as unknown[]).push(obj);
   return 1;
 }
 
@@ -211,7 +237,19 @@ function fromEventsV1(e: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-function addAwsOutput(inputs: RawInputs, doc: Record<string, unknown>, file: string): number {
+function addAwsOutput(
+  inputs: RawInputs,
+  doc: Record<string, unknown>,
+  file: string,
+  problems: string[],
+): number {
+  const fitted = (kind: DataKind, key: string, items: Record<string, unknown>[]) =>
+    items.filter((item, i) => {
+      const found: string[] = [];
+      const usable = fitToShape(kind, item, found, `${key}[${i}]`);
+      problems.push(...found);
+      return usable;
+    });
   const arrays: Array<[string, DataKind]> = [
     ['AutoScalingGroups', 'autoScalingGroups'],
     ['LaunchTemplateVersions', 'launchTemplateVersions'],
@@ -225,7 +263,7 @@ function addAwsOutput(inputs: RawInputs, doc: Record<string, unknown>, file: str
     const v = doc[key];
     if (v === undefined) continue;
     if (!Array.isArray(v)) throw new InputError(`${file}: ${key} is not an array`, file);
-    const items = v.filter(isObject);
+    const items = fitted(target, key, v.filter(isObject));
     (inputs[target] as unknown[]).push(...items);
     inputs.provided.add(target);
     n += items.length || 1;
@@ -238,12 +276,12 @@ function addAwsOutput(inputs: RawInputs, doc: Record<string, unknown>, file: str
     const namesOnly =
       items.length > 0 && items.every((i) => Object.keys(i).every((k) => k === 'InstanceType'));
     const target: DataKind = namesOnly ? 'instanceTypesFromRequirements' : 'instanceTypes';
-    (inputs[target] as unknown[]).push(...items);
+    (inputs[target] as unknown[]).push(...fitted(target, 'InstanceTypes', items));
     inputs.provided.add(target);
     n += items.length || 1;
   }
   if (isObject(doc.nodegroup) && typeof doc.nodegroup.nodegroupName === 'string') {
-    inputs.eksNodegroups.push(doc.nodegroup as never);
+    if (fitted('eksNodegroups', 'nodegroup', [doc.nodegroup]).length) inputs.eksNodegroups.push(doc.nodegroup as never);
     inputs.provided.add('eksNodegroups');
     n += 1;
   }

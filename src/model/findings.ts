@@ -30,6 +30,24 @@ export interface Finding {
   /** What to change, with a command or manifest snippet where it helps. */
   remediation?: string;
   docsUrl: string;
+  /** Where the subject was written (preflight: the manifest file and line of the object). */
+  location?: FindingLocation;
+  /** Set when the finding is suppressed (.casdoctor.yaml ignore entry or casdoctor.io/ignore annotation); it then never fails a run. */
+  suppressed?: FindingSuppression;
+}
+
+export interface FindingLocation {
+  /** The path as the user gave it, or "<stdin>". */
+  file: string;
+  /** 1-based. */
+  line: number;
+}
+
+export interface FindingSuppression {
+  /** 'config': an ignore entry of .casdoctor.yaml; 'annotation': casdoctor.io/ignore on the object. */
+  kind: 'config' | 'annotation';
+  /** Why: the ignore entry's reason, or the annotation that asked for it. */
+  reason: string;
 }
 
 export interface Skipped {

@@ -1,0 +1,426 @@
+// The shape of what casdoctor reads from a dump, checked once at the edge (the offline loader). A hand-edited or
+// truncated-and-repaired file can carry a number where a list belongs or a null inside a list; such a value is dropped
+// (as if the field were absent) and reported as a warning, so the analysis only ever sees the types the API defines.
+// Only the fields casdoctor reads are described (src/model/k8s.ts, aws.ts); every other field is left untouched.
+import type { DataKind } from '../model/snapshot.js';
+
+type Shape =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'quantity'
+  | 'int-or-string'
+  | { nullable: Shape }
+  | { array: Shape }
+  | { record: Shape }
+  | { object: Record<string, Shape>; required?: readonly string[] };
+
+const S = 'string';
+const N = 'number';
+const B = 'boolean';
+const Q = 'quantity';
+const time: Shape = { nullable: S };
+const strings: Shape = { array: S };
+const stringMap: Shape = { record: S };
+const quantities: Shape = { record: Q };
+const obj = (fields: Record<string, Shape>, required?: readonly string[]): Shape => ({ object: fields, required });
+const arr = (of: Shape): Shape => ({ array: of });
+
+const objectMeta = obj({
+  name: S,
+  namespace: S,
+  uid: S,
+  generateName: S,
+  labels: stringMap,
+  annotations: stringMap,
+  creationTimestamp: time,
+  deletionTimestamp: time,
+  deletionGracePeriodSeconds: N,
+  resourceVersion: S,
+  ownerReferences: arr(
+    obj({ apiVersion: S, kind: S, name: S, uid: S, controller: B, blockOwnerDeletion: B }, ['kind', 'name']),
+  ),
+});
+const requirement = obj({ key: S, operator: S, values: strings }, ['key']);
+const labelSelector: Shape = { nullable: obj({ matchLabels: stringMap, matchExpressions: arr(requirement) }) };
+const nodeSelector = obj({ nodeSelectorTerms: arr(obj({ matchExpressions: arr(requirement), matchFields: arr(requirement) })) });
+const affinityTerm = obj(
+  {
+    labelSelector,
+    namespaceSelector: labelSelector,
+    namespaces: strings,
+    topologyKey: S,
+    matchLabelKeys: strings,
+    mismatchLabelKeys: strings,
+  },
+  ['topologyKey'],
+);
+const podAffinity = obj({ requiredDuringSchedulingIgnoredDuringExecution: arr(affinityTerm) });
+const resources = obj({ requests: quantities, limits: quantities });
+const container = obj(
+  {
+    name: S,
+    image: S,
+    resources,
+    ports: arr(obj({ containerPort: N, hostPort: N, hostIP: S, protocol: S, name: S })),
+    restartPolicy: S,
+    args: strings,
+    command: strings,
+    env: arr(obj({ name: S, value: S })),
+  },
+  ['name'],
+);
+const podSpec = obj({
+  nodeName: S,
+  nodeSelector: stringMap,
+  affinity: obj({
+    nodeAffinity: obj({ requiredDuringSchedulingIgnoredDuringExecution: nodeSelector }),
+    podAffinity,
+    podAntiAffinity: podAffinity,
+  }),
+  tolerations: arr(obj({ key: S, operator: S, value: S, effect: S, tolerationSeconds: N })),
+  containers: arr(container),
+  initContainers: arr(container),
+  ephemeralContainers: arr(container),
+  overhead: quantities,
+  volumes: arr(
+    obj(
+      {
+        name: S,
+        persistentVolumeClaim: obj({ claimName: S, readOnly: B }, ['claimName']),
+        emptyDir: obj({ medium: S, sizeLimit: Q }),
+        hostPath: obj({ path: S, type: S }),
+        ephemeral: obj({}),
+      },
+      ['name'],
+    ),
+  ),
+  priority: N,
+  priorityClassName: S,
+  schedulerName: S,
+  topologySpreadConstraints: arr(
+    obj(
+      {
+        maxSkew: N,
+        topologyKey: S,
+        whenUnsatisfiable: S,
+        labelSelector,
+        minDomains: N,
+        nodeAffinityPolicy: S,
+        nodeTaintsPolicy: S,
+        matchLabelKeys: strings,
+      },
+      ['topologyKey'],
+    ),
+  ),
+  restartPolicy: S,
+  terminationGracePeriodSeconds: N,
+  hostNetwork: B,
+  serviceAccountName: S,
+  schedulingGates: arr(obj({ name: S })),
+  resources,
+});
+const condition = obj(
+  { type: S, status: S, reason: S, message: S, lastTransitionTime: time, lastProbeTime: time, lastHeartbeatTime: time },
+  ['type'],
+);
+const objectReference = obj({ kind: S, namespace: S, name: S, uid: S, apiVersion: S, fieldPath: S });
+const workload = obj({
+  metadata: objectMeta,
+  spec: obj({ replicas: N, selector: labelSelector, template: obj({ metadata: objectMeta, spec: podSpec }) }),
+});
+
+const KUBE_SHAPES: Partial<Record<DataKind, Shape>> = {
+  pods: obj(
+    {
+      metadata: objectMeta,
+      spec: podSpec,
+      status: obj({ phase: S, conditions: arr(condition), nominatedNodeName: S, startTime: time }),
+    },
+    ['spec'],
+  ),
+  nodes: obj({
+    metadata: objectMeta,
+    spec: obj({
+      providerID: S,
+      unschedulable: B,
+      taints: arr(obj({ key: S, value: S, effect: S, timeAdded: time }, ['key'])),
+    }),
+    status: obj({
+      capacity: quantities,
+      allocatable: quantities,
+      conditions: arr(condition),
+      nodeInfo: obj({ kubeletVersion: S, architecture: S, operatingSystem: S }),
+      addresses: arr(obj({ type: S, address: S })),
+    }),
+  }),
+  events: obj({
+    metadata: objectMeta,
+    involvedObject: objectReference,
+    reason: S,
+    message: S,
+    type: S,
+    count: N,
+    firstTimestamp: time,
+    lastTimestamp: time,
+    eventTime: time,
+    source: obj({ component: S, host: S }),
+    reportingComponent: S,
+    series: obj({ count: N, lastObservedTime: time }),
+  }),
+  pdbs: obj({
+    metadata: objectMeta,
+    spec: obj({
+      selector: labelSelector,
+      minAvailable: 'int-or-string',
+      maxUnavailable: 'int-or-string',
+      unhealthyPodEvictionPolicy: S,
+    }),
+    status: obj({ disruptionsAllowed: N, currentHealthy: N, desiredHealthy: N, expectedPods: N }),
+  }),
+  pvcs: obj({
+    metadata: objectMeta,
+    spec: obj({ storageClassName: { nullable: S }, volumeName: S, accessModes: strings, resources }),
+    status: obj({ phase: S }),
+  }),
+  pvs: obj({
+    metadata: objectMeta,
+    spec: obj({
+      capacity: quantities,
+      claimRef: objectReference,
+      storageClassName: S,
+      nodeAffinity: obj({ required: nodeSelector }),
+      csi: obj({ driver: S, volumeHandle: S }),
+      awsElasticBlockStore: obj({ volumeID: S }),
+    }),
+    status: obj({ phase: S }),
+  }),
+  storageClasses: obj({
+    metadata: objectMeta,
+    provisioner: S,
+    volumeBindingMode: S,
+    allowedTopologies: arr(obj({ matchLabelExpressions: arr(obj({ key: S, values: strings }, ['key'])) })),
+    parameters: stringMap,
+  }),
+  replicaSets: workload,
+  deployments: workload,
+  statefulSets: workload,
+  daemonSets: workload,
+  jobs: workload,
+  priorityClasses: obj({ metadata: objectMeta, value: N, globalDefault: B, preemptionPolicy: S }),
+  configMaps: obj({ metadata: objectMeta, data: stringMap }),
+  serviceAccounts: obj({ metadata: objectMeta }),
+};
+
+const minMax = obj({ Min: N, Max: N });
+const instanceRequirements = obj({
+  VCpuCount: minMax,
+  MemoryMiB: minMax,
+  AcceleratorCount: minMax,
+  AcceleratorManufacturers: strings,
+  AcceleratorTypes: strings,
+});
+const templateSpec = obj({ LaunchTemplateId: S, LaunchTemplateName: S, Version: S });
+
+const AWS_SHAPES: Partial<Record<DataKind, Shape>> = {
+  autoScalingGroups: obj(
+    {
+      AutoScalingGroupName: S,
+      AutoScalingGroupARN: S,
+      LaunchConfigurationName: S,
+      LaunchTemplate: templateSpec,
+      MixedInstancesPolicy: obj({
+        LaunchTemplate: obj({
+          LaunchTemplateSpecification: templateSpec,
+          Overrides: arr(
+            obj({
+              InstanceType: S,
+              WeightedCapacity: S,
+              InstanceRequirements: instanceRequirements,
+              LaunchTemplateSpecification: templateSpec,
+            }),
+          ),
+        }),
+        InstancesDistribution: obj({}),
+      }),
+      MinSize: N,
+      MaxSize: N,
+      DesiredCapacity: N,
+      AvailabilityZones: strings,
+      Instances: arr(
+        obj(
+          {
+            InstanceId: S,
+            InstanceType: S,
+            AvailabilityZone: S,
+            LifecycleState: S,
+            HealthStatus: S,
+            LaunchTemplate: templateSpec,
+            LaunchConfigurationName: S,
+            ProtectedFromScaleIn: B,
+          },
+          ['InstanceId'],
+        ),
+      ),
+      Tags: arr(obj({ Key: S, Value: S, ResourceId: S, ResourceType: S, PropagateAtLaunch: B }, ['Key'])),
+      SuspendedProcesses: arr(obj({ ProcessName: S, SuspensionReason: S }, ['ProcessName'])),
+      CreatedTime: S,
+      Status: S,
+      VPCZoneIdentifier: S,
+    },
+    ['AutoScalingGroupName'],
+  ),
+  launchTemplateVersions: obj({
+    LaunchTemplateId: S,
+    LaunchTemplateName: S,
+    VersionNumber: N,
+    DefaultVersion: B,
+    CreateTime: S,
+    LaunchTemplateData: obj({
+      InstanceType: S,
+      ImageId: S,
+      InstanceRequirements: instanceRequirements,
+      TagSpecifications: arr(obj({ ResourceType: S, Tags: arr(obj({ Key: S, Value: S }, ['Key'])) })),
+      UserData: S,
+    }),
+  }),
+  launchConfigurations: obj({ LaunchConfigurationName: S, InstanceType: S, ImageId: S }, ['LaunchConfigurationName']),
+  instanceTypes: obj(
+    {
+      InstanceType: S,
+      VCpuInfo: obj({ DefaultVCpus: N }),
+      MemoryInfo: obj({ SizeInMiB: N }),
+      GpuInfo: obj({ Gpus: arr(obj({ Count: N, Manufacturer: S, Name: S })) }),
+      ProcessorInfo: obj({ SupportedArchitectures: strings }),
+    },
+    ['InstanceType'],
+  ),
+  instanceTypesFromRequirements: obj({ InstanceType: S }, ['InstanceType']),
+  images: obj({ ImageId: S, Architecture: S, Name: S, VirtualizationType: S }, ['ImageId']),
+  scalingActivities: obj({
+    ActivityId: S,
+    AutoScalingGroupName: S,
+    Description: S,
+    Cause: S,
+    StartTime: S,
+    EndTime: S,
+    StatusCode: S,
+    StatusMessage: S,
+    Progress: N,
+  }),
+  iamEvaluationResults: obj(
+    {
+      EvalActionName: S,
+      EvalResourceName: S,
+      EvalDecision: S,
+      MatchedStatements: arr(obj({ SourcePolicyId: S, SourcePolicyType: S })),
+      MissingContextValues: strings,
+    },
+    ['EvalActionName'],
+  ),
+  eksNodegroups: obj(
+    {
+      nodegroupName: S,
+      clusterName: S,
+      nodegroupArn: S,
+      labels: stringMap,
+      taints: arr(obj({ key: S, value: S, effect: S })),
+      capacityType: S,
+      amiType: S,
+      diskSize: N,
+      version: S,
+      instanceTypes: strings,
+      scalingConfig: obj({ minSize: N, maxSize: N, desiredSize: N }),
+      resources: obj({ autoScalingGroups: arr(obj({ name: S }, ['name'])) }),
+      tags: stringMap,
+    },
+    ['nodegroupName'],
+  ),
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const DROP = Symbol('drop');
+
+function describe(shape: Shape): string {
+  if (typeof shape === 'string') return shape === 'int-or-string' ? 'an integer or a string' : `a ${shape}`;
+  if ('nullable' in shape) return describe(shape.nullable);
+  if ('array' in shape) return 'a list';
+  return 'an object';
+}
+
+/** The value fitted to the shape, or DROP; `problems` gets "path: expected ..., got ..." for what was dropped. */
+function fit(v: unknown, shape: Shape, path: string, problems: string[]): unknown {
+  const bad = () => {
+    problems.push(`${path}: expected ${describe(shape)}, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`);
+    return DROP;
+  };
+  if (typeof shape === 'string') {
+    switch (shape) {
+      case 'string':
+        return typeof v === 'string' ? v : bad();
+      case 'boolean':
+        return typeof v === 'boolean' ? v : bad();
+      case 'number':
+        return typeof v === 'number' && Number.isFinite(v) ? v : bad();
+      case 'quantity':
+      case 'int-or-string':
+        return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? v : bad();
+    }
+  }
+  if ('nullable' in shape) return v === null ? null : fit(v, shape.nullable, path, problems);
+  if ('array' in shape) {
+    if (!Array.isArray(v)) return bad();
+    const out: unknown[] = [];
+    v.forEach((x, i) => {
+      const y = fit(x, shape.array, `${path}[${i}]`, problems);
+      if (y !== DROP) out.push(y);
+    });
+    return out;
+  }
+  if ('record' in shape) {
+    if (!isObject(v)) return bad();
+    for (const [k, x] of Object.entries(v)) {
+      const y = fit(x, shape.record, `${path}.${k}`, problems);
+      if (y === DROP) delete v[k];
+      else v[k] = y;
+    }
+    return v;
+  }
+  if (!isObject(v)) return bad();
+  for (const [k, s] of Object.entries(shape.object)) {
+    if (!Object.hasOwn(v, k) || v[k] === undefined) continue;
+    const y = fit(v[k], s, path ? `${path}.${k}` : k, problems);
+    if (y === DROP) delete v[k];
+    else v[k] = y;
+  }
+  for (const k of shape.required ?? []) {
+    if (!Object.hasOwn(v, k)) {
+      problems.push(`${path ? `${path}: ` : ''}no valid ${k}; ignored`);
+      return DROP;
+    }
+  }
+  return v;
+}
+
+/**
+ * Fits one object of a dump to the shape casdoctor reads, in place: wrong-typed fields are removed, list entries of the
+ * wrong type dropped. Returns false when the object itself is unusable (e.g. an ASG without a name, a Pod without a
+ * spec). `problems` collects what was removed, for a warning.
+ */
+export function fitToShape(
+  kind: DataKind,
+  value: Record<string, unknown>,
+  problems: string[],
+  at = '',
+): boolean {
+  const shape = KUBE_SHAPES[kind] ?? AWS_SHAPES[kind];
+  if (!shape) return true;
+  const fitted = fit(value, shape, at, problems);
+  if (fitted === DROP) return false;
+  // A Pod's containers are required by the API; an absent list is read as empty rather than crash on it.
+  if (kind === 'pods' && isObject(value.spec) && !Array.isArray(value.spec.containers)) value.spec.containers = [];
+  return true;
+}

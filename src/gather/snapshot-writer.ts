@@ -1,0 +1,432 @@
+// `casdoctor snapshot`: writes a RawInputs as the standard dumps `--from` reads back (one `kubectl get -A -o json` List
+// per kind, one `aws ... --output json` document per output), after removing everything secret, optionally redacted.
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KubeObject } from '../model/k8s.js';
+import type { DataKind, RawInputs } from '../model/snapshot.js';
+import type { Redactor } from './redact.js';
+
+interface KubeFileSpec {
+  kind: DataKind;
+  file: string;
+  itemKind: string;
+  apiVersion: string;
+  command: string;
+}
+
+/** One file per Kubernetes kind, named like the bundled demo dump. */
+export const KUBE_FILES: readonly KubeFileSpec[] = [
+  { kind: 'pods', file: 'pods.json', itemKind: 'Pod', apiVersion: 'v1', command: 'kubectl get pods -A -o json' },
+  { kind: 'nodes', file: 'nodes.json', itemKind: 'Node', apiVersion: 'v1', command: 'kubectl get nodes -o json' },
+  { kind: 'events', file: 'events.json', itemKind: 'Event', apiVersion: 'v1', command: 'kubectl get events -A -o json' },
+  {
+    kind: 'pdbs',
+    file: 'pdbs.json',
+    itemKind: 'PodDisruptionBudget',
+    apiVersion: 'policy/v1',
+    command: 'kubectl get pdb -A -o json',
+  },
+  {
+    kind: 'pvcs',
+    file: 'pvcs.json',
+    itemKind: 'PersistentVolumeClaim',
+    apiVersion: 'v1',
+    command: 'kubectl get pvc -A -o json',
+  },
+  { kind: 'pvs', file: 'pvs.json', itemKind: 'PersistentVolume', apiVersion: 'v1', command: 'kubectl get pv -o json' },
+  {
+    kind: 'storageClasses',
+    file: 'storageclasses.json',
+    itemKind: 'StorageClass',
+    apiVersion: 'storage.k8s.io/v1',
+    command: 'kubectl get storageclass -o json',
+  },
+  {
+    kind: 'replicaSets',
+    file: 'replicasets.json',
+    itemKind: 'ReplicaSet',
+    apiVersion: 'apps/v1',
+    command: 'kubectl get replicasets -A -o json',
+  },
+  {
+    kind: 'deployments',
+    file: 'deployments.json',
+    itemKind: 'Deployment',
+    apiVersion: 'apps/v1',
+    command: 'kubectl get deployments -A -o json',
+  },
+  {
+    kind: 'statefulSets',
+    file: 'statefulsets.json',
+    itemKind: 'StatefulSet',
+    apiVersion: 'apps/v1',
+    command: 'kubectl get statefulsets -A -o json',
+  },
+  {
+    kind: 'daemonSets',
+    file: 'daemonsets.json',
+    itemKind: 'DaemonSet',
+    apiVersion: 'apps/v1',
+    command: 'kubectl get daemonsets -A -o json',
+  },
+  { kind: 'jobs', file: 'jobs.json', itemKind: 'Job', apiVersion: 'batch/v1', command: 'kubectl get jobs -A -o json' },
+  {
+    kind: 'priorityClasses',
+    file: 'priorityclasses.json',
+    itemKind: 'PriorityClass',
+    apiVersion: 'scheduling.k8s.io/v1',
+    command: 'kubectl get priorityclass -o json',
+  },
+  {
+    kind: 'serviceAccounts',
+    file: 'serviceaccounts.json',
+    itemKind: 'ServiceAccount',
+    apiVersion: 'v1',
+    command: 'kubectl get serviceaccounts -A -o json',
+  },
+  {
+    kind: 'configMaps',
+    file: 'configmaps.json',
+    itemKind: 'ConfigMap',
+    apiVersion: 'v1',
+    command:
+      'kubectl get configmap -A --field-selector metadata.name=cluster-autoscaler-status -o json (the CA status ConfigMap only)',
+  },
+];
+
+interface AwsFileSpec {
+  kind: DataKind;
+  file: string;
+  key: string;
+  command: string;
+}
+
+export const AWS_FILES: readonly AwsFileSpec[] = [
+  {
+    kind: 'autoScalingGroups',
+    file: 'asgs.json',
+    key: 'AutoScalingGroups',
+    command: 'aws autoscaling describe-auto-scaling-groups --output json',
+  },
+  {
+    kind: 'launchTemplateVersions',
+    file: 'launch-template-versions.json',
+    key: 'LaunchTemplateVersions',
+    command: 'aws ec2 describe-launch-template-versions --output json (UserData removed)',
+  },
+  {
+    kind: 'launchConfigurations',
+    file: 'launch-configurations.json',
+    key: 'LaunchConfigurations',
+    command: 'aws autoscaling describe-launch-configurations --output json (UserData removed)',
+  },
+  {
+    kind: 'instanceTypes',
+    file: 'instance-types.json',
+    key: 'InstanceTypes',
+    command: 'aws ec2 describe-instance-types --output json',
+  },
+  {
+    kind: 'instanceTypesFromRequirements',
+    file: 'instance-types-from-requirements.json',
+    key: 'InstanceTypes',
+    command: 'aws ec2 get-instance-types-from-instance-requirements --output json',
+  },
+  { kind: 'images', file: 'images.json', key: 'Images', command: 'aws ec2 describe-images --output json' },
+  {
+    kind: 'scalingActivities',
+    file: 'scaling-activities.json',
+    key: 'Activities',
+    command: 'aws autoscaling describe-scaling-activities --output json',
+  },
+  {
+    kind: 'iamEvaluationResults',
+    file: 'iam-evaluation-results.json',
+    key: 'EvaluationResults',
+    command: 'aws iam simulate-principal-policy --output json',
+  },
+];
+
+export const SNAPSHOT_README = 'README.md';
+const EKS_PREFIX = 'eks-nodegroup-';
+
+export interface SnapshotFile {
+  name: string;
+  content: string;
+  /** Objects in the file. */
+  count: number;
+  /** The command whose output the file reproduces. */
+  command: string;
+}
+
+export interface SnapshotBuildOptions {
+  /** The CA status ConfigMaps to keep (namespace/name); every other ConfigMap is dropped. */
+  statusConfigMaps: Array<{ namespace: string; name: string }>;
+  /** Pseudonymises account ids, ARNs, IPs, host names and instance ids (--redact). */
+  redactor?: Redactor;
+  /** For the README: when and how the snapshot was taken. */
+  takenAt: Date;
+  source: string;
+  version: string;
+}
+
+// Annotations that carry whole manifests (with env values and Secret data) or credentials.
+const SECRET_ANNOTATION_RE =
+  /(^|\/)(last-applied-configuration|original-configuration|original)$|token|secret|passw|credential|private[-_]?key|api[-_]?key|auth[-_]?key/i;
+// Credentials that can turn up inside any string (args, messages, annotations), replaced wherever found.
+const SECRET_VALUE_PATTERNS: ReadonlyArray<[RegExp, string | ((...m: string[]) => string)]> = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '[redacted private key]'],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, '[redacted token]'],
+  [/\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, '[redacted access key]'],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, (_m, scheme) => `${scheme} [redacted]`],
+  [
+    /((?:password|passwd|secret|token|api[-_]?key|access[-_]?key|secret[-_]?key)["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)/gi,
+    (_m, head) => `${head}[redacted]`,
+  ],
+];
+
+function scrubString(s: string): string {
+  let out = s;
+  for (const [re, to] of SECRET_VALUE_PATTERNS) out = out.replace(re, to as never);
+  return out;
+}
+
+function deepScrub(v: unknown): unknown {
+  if (typeof v === 'string') return scrubString(v);
+  if (Array.isArray(v)) return v.map(deepScrub);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = deepScrub(x);
+    return out;
+  }
+  return v;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Container env: names stay (they say what is configured), values and their sources go. */
+function scrubContainers(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const c of list) {
+    if (!isObject(c)) continue;
+    if (Array.isArray(c.env)) c.env = c.env.map((e) => (isObject(e) && typeof e.name === 'string' ? { name: e.name } : {}));
+    else delete c.env;
+  }
+}
+
+function scrubPodSpec(spec: unknown): void {
+  if (!isObject(spec)) return;
+  scrubContainers(spec.containers);
+  scrubContainers(spec.initContainers);
+  scrubContainers(spec.ephemeralContainers);
+}
+
+function scrubMetadata(meta: unknown): void {
+  if (!isObject(meta)) return;
+  delete meta.managedFields; // kubectl get -o json leaves them out too
+  if (isObject(meta.annotations)) {
+    for (const key of Object.keys(meta.annotations)) if (SECRET_ANNOTATION_RE.test(key)) delete meta.annotations[key];
+  }
+}
+
+/** A copy of one Kubernetes object without secrets: env values, secret-bearing annotations, managedFields. */
+function scrubKubeObject(kind: DataKind, obj: KubeObject): KubeObject {
+  const o = structuredClone(obj) as Record<string, unknown>;
+  scrubMetadata(o.metadata);
+  if (kind === 'pods') scrubPodSpec(o.spec);
+  else if (isObject(o.spec) && isObject(o.spec.template)) {
+    scrubMetadata(o.spec.template.metadata);
+    scrubPodSpec(o.spec.template.spec);
+  }
+  if (kind === 'configMaps') delete o.binaryData;
+  return deepScrub(o) as KubeObject;
+}
+
+/**
+ * The snapshot's content: every kind the source provided, without Secrets, ConfigMaps other than CA's status, env
+ * values, UserData, tokens or credentials; redacted when asked. Pure: nothing is written here.
+ */
+export function buildSnapshotFiles(raw: RawInputs, opts: SnapshotBuildOptions): SnapshotFile[] {
+  const keep = new Set(opts.statusConfigMaps.map((c) => `${c.namespace}/${c.name}`));
+  const clean: Partial<RawInputs> = {};
+  for (const spec of KUBE_FILES) {
+    const items = ((raw[spec.kind] as KubeObject[] | undefined) ?? []).filter((o) => {
+      if (!isObject(o) || o.kind === 'Secret') return false;
+      if (spec.kind !== 'configMaps') return true;
+      return keep.has(`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`);
+    });
+    (clean[spec.kind] as unknown[]) = items.map((o) => scrubKubeObject(spec.kind, o));
+  }
+  for (const spec of AWS_FILES) {
+    const items = structuredClone((raw[spec.kind] as unknown[] | undefined) ?? []).filter(isObject);
+    for (const item of items) {
+      delete item.UserData; // launch configurations
+      if (isObject(item.LaunchTemplateData)) delete item.LaunchTemplateData.UserData;
+    }
+    (clean[spec.kind] as unknown[]) = items.map(deepScrub);
+  }
+  clean.eksNodegroups = structuredClone(raw.eksNodegroups).filter(isObject).map(deepScrub) as RawInputs['eksNodegroups'];
+  clean.gaps = raw.gaps.map((g) => deepScrub(g)) as RawInputs['gaps'];
+  clean.warnings = raw.warnings.map(scrubString);
+
+  const r = opts.redactor;
+  if (r) r.learn(clean);
+  const red = <T>(v: T): T => (r ? r.redactValue(v) : v);
+
+  const files: SnapshotFile[] = [];
+  for (const spec of KUBE_FILES) {
+    const items = (clean[spec.kind] as KubeObject[]).map((o) => red(o));
+    if (items.length === 0 && !raw.provided.has(spec.kind)) continue;
+    for (const o of items) {
+      o.kind ??= spec.itemKind;
+      o.apiVersion ??= spec.apiVersion;
+    }
+    // An empty List says nothing about its kind; the typed PodList etc. (what the API server answers) does.
+    const doc =
+      items.length > 0
+        ? { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }
+        : { apiVersion: spec.apiVersion, items: [], kind: `${spec.itemKind}List`, metadata: { resourceVersion: '' } };
+    files.push({ name: spec.file, content: kubectlJson(doc), count: items.length, command: spec.command });
+  }
+  for (const spec of AWS_FILES) {
+    const items = red(clean[spec.kind] as unknown[]);
+    if (items.length === 0 && !raw.provided.has(spec.kind)) continue;
+    // An empty InstanceTypes array would read back as describe-instance-types; leave requirement results out instead.
+    if (items.length === 0 && spec.kind === 'instanceTypesFromRequirements') continue;
+    files.push({ name: spec.file, content: awsJson({ [spec.key]: items }), count: items.length, command: spec.command });
+  }
+  const seen = new Set<string>();
+  for (const ng of clean.eksNodegroups ?? []) {
+    const n = red(ng);
+    let name = `${EKS_PREFIX}${safeFileName(`${n.clusterName ?? 'cluster'}-${n.nodegroupName ?? 'nodegroup'}`)}`;
+    for (let i = 2; seen.has(name); i++) name = `${EKS_PREFIX}${safeFileName(`${n.clusterName}-${n.nodegroupName}`)}-${i}`;
+    seen.add(name);
+    files.push({
+      name: `${name}.json`,
+      content: awsJson({ nodegroup: n }),
+      count: 1,
+      command: 'aws eks describe-nodegroup --output json',
+    });
+  }
+  files.push({
+    name: SNAPSHOT_README,
+    content: readme(files, clean, opts, red),
+    count: 0,
+    command: '',
+  });
+  return files;
+}
+
+function safeFileName(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+}
+
+/** kubectl prints Go maps: keys sorted at every level, 4-space indent. */
+function kubectlJson(doc: unknown): string {
+  return `${JSON.stringify(sortKeysDeep(doc), null, 4)}\n`;
+}
+
+/** aws-cli v2 keeps the API member order, 4-space indent. */
+function awsJson(doc: unknown): string {
+  return `${JSON.stringify(doc, null, 4)}\n`;
+}
+
+function sortKeysDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeysDeep);
+  if (isObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]);
+    return out;
+  }
+  return v;
+}
+
+function readme(
+  files: SnapshotFile[],
+  clean: Partial<RawInputs>,
+  opts: SnapshotBuildOptions,
+  red: <T>(v: T) => T,
+): string {
+  const lines = [
+    '# casdoctor snapshot',
+    '',
+    `Taken ${opts.takenAt.toISOString()} by casdoctor ${opts.version} from ${red(opts.source)}.`,
+    'Read it back with `casdoctor <command> --from <this directory> --now <the time above>`.',
+    '',
+    'Left out on purpose: Secrets, every ConfigMap but the Cluster Autoscaler status, container environment values',
+    '(names are kept), launch template and launch configuration UserData, managedFields, annotations that carry',
+    'manifests or credentials (e.g. kubectl.kubernetes.io/last-applied-configuration), and anything that looks like a',
+    'token, key or password.',
+    '',
+  ];
+  if (opts.redactor) {
+    lines.push(
+      'Redacted: AWS account ids, ARNs, IP addresses, node host names, EKS endpoints and EC2 instance ids are replaced by',
+      'stable pseudonyms (HMAC-SHA256 with a salt), the same everywhere they appear.',
+      '',
+    );
+  }
+  lines.push('| file | objects | output of |', '|---|---|---|');
+  for (const f of files) lines.push(`| ${f.name} | ${f.count} | \`${f.command}\` |`);
+  const gaps = clean.gaps ?? [];
+  lines.push('');
+  if (gaps.length) {
+    lines.push('Not gathered (checks that need these are skipped when the snapshot is read back):', '');
+    for (const g of gaps) lines.push(`- ${red(g.detail)}`);
+  } else lines.push('Everything casdoctor reads was gathered.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Names of files a snapshot may write: a refreshed snapshot (--force) removes the ones it does not write again. */
+function isSnapshotFileName(name: string): boolean {
+  return (
+    name === SNAPSHOT_README ||
+    KUBE_FILES.some((f) => f.file === name) ||
+    AWS_FILES.some((f) => f.file === name) ||
+    (name.startsWith(EKS_PREFIX) && name.endsWith('.json'))
+  );
+}
+
+export class SnapshotDirError extends Error {
+  override name = 'SnapshotDirError';
+}
+
+/** Throws SnapshotDirError when dir holds files and force is not set (checked before gathering, again when writing). */
+export async function checkSnapshotDir(dir: string, force?: boolean): Promise<void> {
+  let existing: string[];
+  try {
+    existing = await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  if (existing.length > 0 && !force) {
+    throw new SnapshotDirError(`${dir} is not empty (${existing.slice(0, 3).join(', ')}${existing.length > 3 ? ', ...' : ''})`);
+  }
+}
+
+/**
+ * Writes the files into dir (created when missing). A non-empty dir is refused unless force, because `--from` reads
+ * every file in it: a stale dump left beside the new one would be read too. With force, earlier snapshot files that
+ * this snapshot does not write are removed; other files are left alone and returned.
+ */
+export async function writeSnapshot(
+  dir: string,
+  files: SnapshotFile[],
+  opts: { force?: boolean } = {},
+): Promise<{ foreign: string[] }> {
+  await mkdir(dir, { recursive: true });
+  await checkSnapshotDir(dir, opts.force);
+  const existing = await readdir(dir);
+  const writing = new Set(files.map((f) => f.name));
+  const foreign: string[] = [];
+  for (const name of existing) {
+    if (writing.has(name)) continue;
+    if (isSnapshotFileName(name)) await rm(join(dir, name), { force: true });
+    else foreign.push(name);
+  }
+  for (const f of files) await writeFile(join(dir, f.name), f.content, { mode: 0o644 });
+  return { foreign };
+}

@@ -1,0 +1,93 @@
+// The readable preflight report for a terminal or a CI log: inputs, node groups as CA sees them, findings with
+// file:line, evidence and fix, then a one-line summary.
+import type { Finding } from '../model/findings.js';
+import type { PreflightReport } from '../model/preflight.js';
+import { isFailing } from './junit.js';
+import { PLAIN, type Style, severityMark } from './style.js';
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((l) => prefix + l)
+    .join('\n');
+}
+
+function subject(f: Finding): string {
+  return `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function findingBlock(f: Finding, s: Style): string {
+  const where = f.location ? s.dim(`  ${f.location.file}:${f.location.line}`) : '';
+  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${subject(f)}${where}`];
+  lines.push(indent(f.message, '    '));
+  for (const e of f.evidence.slice(0, 8)) {
+    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
+  }
+  if (f.evidence.length > 8) lines.push(s.dim(`    · … ${f.evidence.length - 8} more (-o json)`));
+  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
+  lines.push(s.dim(`    docs: ${f.docsUrl}`));
+  return lines.join('\n');
+}
+
+export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): string {
+  const out: string[] = [];
+  const active = report.findings.filter((f) => !f.suppressed);
+  const suppressed = report.findings.filter((f) => f.suppressed);
+  out.push(
+    s.bold('casdoctor preflight') +
+      s.dim(
+        ` · ${plural(report.objects.length, 'object')} from ${plural(report.inputs.manifests.length, 'file')} · ${report.inputs.ca}`,
+      ),
+  );
+  if (report.groups.length > 0) {
+    out.push(s.dim(`node groups (${report.inputs.nodeGroups.join(', ')}):`));
+    for (const g of report.groups) {
+      const type = g.instanceType ?? '?';
+      const zones =
+        g.zones.length > 1
+          ? `${g.zones.join(',')} (CA template: ${g.templateZone ?? '?'})`
+          : g.zones.join(',');
+      out.push(
+        `  ${g.name.padEnd(Math.max(...report.groups.map((x) => x.name.length)))}  ${type.padEnd(12)}  ${`${g.minSize}-${g.maxSize}`.padEnd(6)}  ${zones}${g.gate ? s.yellow(`  ${g.gate}`) : ''}`,
+      );
+    }
+  } else {
+    out.push(
+      s.dim(
+        'node groups: none given (--eksctl, --node-groups, --from or --live); placement checks not applicable',
+      ),
+    );
+  }
+  for (const n of report.notes) out.push(s.yellow(indent(`note: ${n}`, '').replaceAll('\n', '\n      ')));
+  out.push('');
+  for (const f of active) {
+    out.push(findingBlock(f, s));
+    out.push('');
+  }
+  if (suppressed.length > 0) {
+    out.push(s.dim(`suppressed (${suppressed.length}):`));
+    for (const f of suppressed) out.push(s.dim(`  ${f.checkId}  ${subject(f)}: ${f.suppressed?.reason}`));
+    out.push('');
+  }
+  for (const k of report.skipped) out.push(s.yellow(`skipped ${k.checkId}: ${k.detail}`));
+  if (report.skipped.length) out.push('');
+  const failing = active.filter((f) => isFailing(f, report.failOn)).length;
+  const count = (sev: string) => active.filter((f) => f.severity === sev).length;
+  const summary = [
+    plural(count('error'), 'error'),
+    plural(count('warning'), 'warning'),
+    plural(count('info'), 'note'),
+    `${suppressed.length} suppressed`,
+    `${report.skipped.length} skipped`,
+    `${report.notApplicable.length} not applicable`,
+  ].join(', ');
+  const mark = failing > 0 ? s.red('✖') : report.skipped.length > 0 ? s.yellow('▲') : s.green('✔');
+  out.push(
+    `${mark} ${summary}${failing > 0 ? ` · ${plural(failing, 'finding')} at or above --fail-on ${report.failOn}` : ''}`,
+  );
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,842 @@
+/**
+ * `casdoctor preflight`: workload manifests against node groups, offline. Node groups come from AWS (live or a dump)
+ * or from files (eksctl, casdoctor's node-groups file); file-declared groups become the ASGs (and EKS nodegroups)
+ * CA would see, so CA's own template builder (template-node.ts) and the scheduler predicates (scheduler.ts) decide.
+ *
+ * Two views per node group:
+ *  - CA's: the scratch template CA builds when the group has no usable node (scaled to zero, or after a CA restart);
+ *  - a real node's: a node of the group from the cluster, or one modelled from the declaration (the labels the
+ *    kubelet/EKS/eksctl put on it, allocatable after the EKS AMI's reservations).
+ * Everything is cached per Analysis (WeakMap), as why-pending's analyzePods does.
+ */
+import type { AutoScalingGroup, EksNodegroup, LaunchTemplateVersion } from '../model/aws.js';
+import type {
+  DaemonSet,
+  Deployment,
+  KubeObject,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PriorityClass,
+  StorageClass,
+} from '../model/k8s.js';
+import type { NodeGroup } from '../model/node-group.js';
+import type {
+  DeclaredNodeGroup,
+  DeclaredNodeGroups,
+  LocatedObject,
+  ManifestSet,
+} from '../model/preflight.js';
+import { formatBytes, formatResource } from '../model/quantity.js';
+import type { ClusterView, FilterStatus, NodeInfo } from '../model/scheduling.js';
+import { emptyInputs, type RawInputs } from '../model/snapshot.js';
+import { Analysis } from './analysis.js';
+import { buildCaConfig, findCaDeployment } from './ca-config.js';
+import type { InstanceTypeInfo, StaticInstanceTypeData } from './instance-types.js';
+import { explainNodeAffinityMismatch } from './predicates/node-affinity.js';
+import { insufficientResources } from './predicates/node-resources-fit.js';
+import { findUntoleratedTaint } from './predicates/taint-toleration.js';
+import { podClaimRefs, pvcKey } from './predicates/volume-binding.js';
+import { buildWorkloads, ephemeralClaims, type PreflightWorkload } from './preflight-workloads.js';
+import { nodeInfoFor, parseResourceList } from './resources.js';
+import { buildClusterView, DEFAULT_FILTER_ORDER, evaluateAllFilters } from './scheduler.js';
+import { RESOURCES_PREFIX, type ScratchTemplate, type TemplateResult } from './template-node.js';
+import { SKIP_MAX_SIZE, SKIP_NOT_READY } from './why-pending.js';
+
+/** Zone label keys the scheduler and the EBS CSI driver use. */
+export const ZONE_KEYS = [
+  'topology.kubernetes.io/zone',
+  'topology.ebs.csi.aws.com/zone',
+  'failure-domain.beta.kubernetes.io/zone',
+];
+/** Provisioners whose volumes live in one availability zone (EBS); EFS is regional. */
+export const ZONAL_PROVISIONERS = new Set(['ebs.csi.aws.com', 'kubernetes.io/aws-ebs']);
+
+/**
+ * Plugins preflight runs on a lone template node. InterPodAffinity is left out: the other workloads' pods are not
+ * placed anywhere offline, so "didn't match pod affinity rules" would be an artefact, not a finding.
+ */
+const PREFLIGHT_PLUGINS = DEFAULT_FILTER_ORDER.filter((p) => p !== 'InterPodAffinity');
+
+export interface PreflightInput {
+  manifests: ManifestSet;
+  /** Node groups from --eksctl / --node-groups. */
+  declared: DeclaredNodeGroups[];
+  /** Everything --live or --from gathered (ASGs, nodes, DaemonSets, the CA Deployment ...). */
+  cluster?: { raw: RawInputs; via: 'live' | 'from' };
+}
+
+export interface PreflightOptions {
+  now: Date;
+  /** --ca-args, split into flags. */
+  caArgs?: string[];
+  staticInstanceTypes: StaticInstanceTypeData;
+}
+
+export type GateKind = 'not-discovered' | 'max-size-zero' | 'no-template';
+
+export interface PreflightGroup {
+  group: NodeGroup;
+  declared?: DeclaredNodeGroup;
+  /** CA's template at zero nodes. */
+  scratch: ScratchTemplate;
+  /** Why CA cannot scale the group for any pod. */
+  gate?: { kind: GateKind; reason: string; detail: string };
+  /** A real node of the group (cluster) or one modelled from the declaration. */
+  real?: { node: Node; pods: Pod[]; source: string; estimated: boolean };
+  /** Zones the group launches into. */
+  zones: string[];
+  /** The one zone CA's template represents (the ASG's first AZ). */
+  templateZone?: string;
+  /** Where the group is defined (eksctl / node-groups file). */
+  location?: { file: string; line: number };
+}
+
+export type FailureCategory =
+  | 'resources'
+  | 'gpu'
+  | 'selector'
+  | 'arch'
+  | 'os'
+  | 'zone'
+  | 'taint'
+  | 'ports'
+  | 'volume'
+  | 'topology'
+  | 'other';
+
+export interface DescribedFailure {
+  plugin: string;
+  reasons: string[];
+  category: FailureCategory;
+  /** The values behind the reason, e.g. "cpu: requests 8, allocatable 2 (100m used)". */
+  values: string;
+  /** A few words for a one-line message, e.g. "cpu 8 > 1900m free", "taint dedicated=gpu:NoSchedule not tolerated". */
+  short: string;
+}
+
+export interface FitResult {
+  fits: boolean;
+  failures: FilterStatus[];
+  notEvaluated: FilterStatus[];
+  described: DescribedFailure[];
+}
+
+export interface GroupPlacement {
+  g: PreflightGroup;
+  /** CA on its template (undefined when a gate stops CA before predicates). */
+  ca?: FitResult;
+  /** On a real node of the group. */
+  real?: FitResult;
+}
+
+export interface WorkloadPlacement {
+  workload: PreflightWorkload;
+  /** The pod actually evaluated (volumes whose claims are nowhere in the inputs removed). */
+  pod: Pod;
+  groups: GroupPlacement[];
+  /** Groups CA can scale for the pod from zero. */
+  caFits: GroupPlacement[];
+  /** Groups whose real nodes take the pod but whose CA template does not (and which CA manages). */
+  realOnly: GroupPlacement[];
+  notes: string[];
+}
+
+export interface PreflightContext {
+  manifests: ManifestSet;
+  workloads: PreflightWorkload[];
+  pdbs: Array<LocatedObject<PodDisruptionBudget>>;
+  pvcs: Array<LocatedObject<PersistentVolumeClaim>>;
+  storageClassObjects: Array<LocatedObject<StorageClass>>;
+  /** Every StorageClass known (manifests over cluster), by name. */
+  storageClasses: Map<string, StorageClass>;
+  /** Pods the cluster runs (live / --from), for PDB matching. */
+  clusterPods: Pod[];
+  /** Whether any node-group source was given (--live, --from, --eksctl, --node-groups). */
+  nodeGroupSourceGiven: boolean;
+  groups: PreflightGroup[];
+  /** CA's configuration came from: a CA Deployment among the manifests, the cluster, --ca-args, or defaults. */
+  caConfigSource: 'manifests' | 'cluster' | 'ca-args' | 'defaults';
+  /** No CA configuration names node groups: casdoctor assumed CA manages every group. */
+  assumedDiscovery: boolean;
+  notes: string[];
+  warnings: string[];
+}
+
+const contexts = new WeakMap<Analysis, PreflightContext>();
+const placements = new WeakMap<Analysis, Map<PreflightWorkload, WorkloadPlacement>>();
+const views = new WeakMap<Analysis, Map<string, { info: NodeInfo; view: ClusterView }>>();
+
+/** The preflight data attached to an analysis, or undefined outside preflight. */
+export function preflightOf(a: Analysis): PreflightContext | undefined {
+  return contexts.get(a);
+}
+
+function byName<T extends KubeObject>(list: T[]): Map<string, T> {
+  return new Map(list.map((o) => [o.metadata.name ?? '', o]));
+}
+
+function nsKey(o: KubeObject): string {
+  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+}
+
+/** Objects of `kind` from the manifests, in input order. */
+export function manifestObjects<T extends KubeObject>(m: ManifestSet, kind: string): Array<LocatedObject<T>> {
+  return m.objects.filter((o) => o.object.kind === kind) as Array<LocatedObject<T>>;
+}
+
+/** `cluster` with `override` objects replacing those of the same namespace/name, overrides first. */
+function mergeObjects<T extends KubeObject>(override: T[], cluster: T[]): T[] {
+  const keys = new Set(override.map(nsKey));
+  return [...override, ...cluster.filter((o) => !keys.has(nsKey(o)))];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Declared node groups -> what AWS would return for them
+
+const MIB = 1024 * 1024;
+
+interface DeclaredAws {
+  asgs: AutoScalingGroup[];
+  launchTemplateVersions: LaunchTemplateVersion[];
+  eksNodegroups: EksNodegroup[];
+  /** Instance types made up for groups given by capacity alone. */
+  syntheticTypes: StaticInstanceTypeData['instanceTypes'];
+}
+
+/** The instance type name casdoctor invents for a group declared by capacity alone. */
+export function syntheticInstanceType(groupName: string): string {
+  return `custom-${groupName}`;
+}
+
+export function declaredToAws(groups: DeclaredNodeGroup[]): DeclaredAws {
+  const out: DeclaredAws = { asgs: [], launchTemplateVersions: [], eksNodegroups: [], syntheticTypes: {} };
+  for (const g of groups) {
+    let types = g.instanceTypes;
+    if (types.length === 0 && g.capacity) {
+      const name = syntheticInstanceType(g.name);
+      const cap = parseResourceList(g.capacity);
+      out.syntheticTypes[name] = {
+        vcpu: Math.max(1, Math.ceil((cap.cpu ?? 0) / 1000)),
+        memoryMiB: Math.floor((cap.memory ?? 0) / MIB),
+        gpu: cap['nvidia.com/gpu'] ?? 0,
+        architecture: g.architecture ?? 'amd64',
+        ...(cap.pods ? { maxPods: cap.pods } : {}),
+      };
+      types = [name];
+    }
+    const ltName = `casdoctor-${g.name}`;
+    out.launchTemplateVersions.push({
+      LaunchTemplateName: ltName,
+      VersionNumber: 1,
+      DefaultVersion: true,
+      LaunchTemplateData: types.length > 0 ? { InstanceType: types[0] } : {},
+    });
+    const tags = g.asgTags.map((t) => ({
+      Key: t.key,
+      Value: t.value,
+      ResourceId: g.name,
+      ResourceType: 'auto-scaling-group',
+      PropagateAtLaunch: true,
+    }));
+    // explicit capacity acts as node-template/resources tags: CA sets capacity and allocatable from them
+    for (const [k, v] of Object.entries(g.capacity ?? {})) {
+      tags.push({
+        Key: `${RESOURCES_PREFIX}${k}`,
+        Value: v,
+        ResourceId: g.name,
+        ResourceType: 'auto-scaling-group',
+        PropagateAtLaunch: false,
+      });
+    }
+    const spec = { LaunchTemplateName: ltName, Version: '$Default' };
+    out.asgs.push({
+      AutoScalingGroupName: g.name,
+      MinSize: g.minSize,
+      MaxSize: g.maxSize,
+      DesiredCapacity: g.desiredCapacity,
+      AvailabilityZones: [...g.zones],
+      Instances: [],
+      Tags: tags,
+      ...(types.length > 1
+        ? {
+            MixedInstancesPolicy: {
+              LaunchTemplate: {
+                LaunchTemplateSpecification: spec,
+                Overrides: types.map((t) => ({ InstanceType: t })),
+              },
+            },
+          }
+        : { LaunchTemplate: spec }),
+    });
+    if (g.managed && g.eks && g.clusterName) {
+      out.eksNodegroups.push({
+        nodegroupName: g.name,
+        clusterName: g.clusterName,
+        labels: { ...g.eks.labels },
+        taints: g.eks.taints.map((t) => ({ ...t })),
+        capacityType: g.eks.capacityType,
+        instanceTypes: [...g.instanceTypes],
+        scalingConfig: { minSize: g.minSize, maxSize: g.maxSize, desiredSize: g.desiredCapacity },
+        tags: { ...g.eks.tags },
+      });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Real nodes of declared groups
+
+/**
+ * Allocatable after the EKS-optimized AMI's reservations (bootstrap: kube-reserved cpu 6% of the first core, 1% of
+ * the second, 0.5% of the next two, 0.25% above; memory 255Mi + 11Mi per max pod; eviction-hard 100Mi memory,
+ * 10% nodefs; 1Gi ephemeral-storage kube-reserved). An estimate: real nodes also lose some memory to the kernel.
+ */
+export function estimateAllocatable(
+  capacity: Record<string, number>,
+  maxPods: number,
+): Record<string, number> {
+  const out = { ...capacity };
+  const cores = (capacity.cpu ?? 0) / 1000;
+  let reservedCpu = 0;
+  if (cores > 0) reservedCpu += 60;
+  if (cores > 1) reservedCpu += 10;
+  if (cores > 2) reservedCpu += 5 * Math.min(2, cores - 2);
+  if (cores > 4) reservedCpu += 2.5 * (cores - 4);
+  if (capacity.cpu !== undefined) out.cpu = Math.max(0, capacity.cpu - Math.ceil(reservedCpu));
+  if (capacity.memory !== undefined)
+    out.memory = Math.max(0, capacity.memory - (255 + 11 * maxPods + 100) * MIB);
+  const storage = capacity['ephemeral-storage'];
+  if (storage !== undefined) out['ephemeral-storage'] = Math.max(0, Math.floor(storage * 0.9) - 1024 * MIB);
+  return out;
+}
+
+function resourceMapOf(r: Record<string, number>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r))
+    out[k] = k === 'cpu' ? `${v}m` : k === 'memory' || k === 'ephemeral-storage' ? formatBytes(v) : String(v);
+  return out;
+}
+
+/** A node of a declared group as the kubelet, the cloud provider and EKS would register it. */
+export function modelRealNode(
+  d: DeclaredNodeGroup,
+  scratch: ScratchTemplate,
+  info: InstanceTypeInfo | undefined,
+): { node: Node; estimated: boolean } | undefined {
+  const template = scratch.node;
+  const zone = template?.metadata.labels?.['topology.kubernetes.io/zone'] ?? d.zones[0];
+  if (!zone) return undefined;
+  const region = zone.slice(0, -1);
+  const arch = info?.architecture ?? d.architecture ?? 'amd64';
+  const name = template?.metadata.name ?? `node-of-${d.name}`;
+  const instanceType = d.instanceTypes[0];
+  const labels: Record<string, string> = {
+    'kubernetes.io/arch': arch,
+    'kubernetes.io/os': 'linux',
+    ...(instanceType ? { 'node.kubernetes.io/instance-type': instanceType } : {}),
+    'topology.kubernetes.io/region': region,
+    'topology.kubernetes.io/zone': zone,
+    'topology.ebs.csi.aws.com/zone': zone,
+    'kubernetes.io/hostname': name,
+    'beta.kubernetes.io/arch': arch,
+    'beta.kubernetes.io/os': 'linux',
+    ...(instanceType ? { 'beta.kubernetes.io/instance-type': instanceType } : {}),
+    'failure-domain.beta.kubernetes.io/region': region,
+    'failure-domain.beta.kubernetes.io/zone': zone,
+    ...d.labels,
+  };
+  if (labels['kubernetes.io/os'] !== 'linux') labels['beta.kubernetes.io/os'] = labels['kubernetes.io/os'];
+  const maxPods = info?.maxPods ?? 110;
+  const capacity: Record<string, number> = {};
+  if (info) {
+    capacity.cpu = info.vcpu * 1000;
+    capacity.memory = info.memoryMiB * MIB;
+    if (info.gpu > 0) capacity['nvidia.com/gpu'] = info.gpu;
+  }
+  capacity.pods = maxPods;
+  if (d.volumeSizeGiB) capacity['ephemeral-storage'] = d.volumeSizeGiB * 1024 * MIB;
+  Object.assign(capacity, parseResourceList(d.capacity));
+  let allocatable: Record<string, number>;
+  let estimated = false;
+  if (d.allocatable) allocatable = { ...capacity, ...parseResourceList(d.allocatable) };
+  else if (info) {
+    allocatable = estimateAllocatable(capacity, maxPods);
+    estimated = true;
+  } else allocatable = { ...capacity };
+  return {
+    node: {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, uid: `${name}-real`, labels },
+      spec: d.taints.length ? { taints: d.taints.map((t) => ({ ...t })) } : {},
+      status: {
+        capacity: resourceMapOf(capacity),
+        allocatable: resourceMapOf(allocatable),
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+    },
+    estimated,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Building the analysis
+
+function copyInputs(raw: RawInputs): RawInputs {
+  const out = { ...raw, provided: new Set(raw.provided), gaps: [...raw.gaps], warnings: [...raw.warnings] };
+  for (const [k, v] of Object.entries(out))
+    if (Array.isArray(v)) (out as Record<string, unknown>)[k] = [...v];
+  return out;
+}
+
+function hasCaDiscovery(args: string[] | undefined): boolean {
+  return (args ?? []).some((a) => /^--?(nodes|node-group-auto-discovery)(=|$)/.test(a));
+}
+
+/**
+ * Builds the Analysis preflight's checks run on: the cluster's data (if any) with the manifests' DaemonSets,
+ * PriorityClasses, StorageClasses, PVCs and CA Deployment merged over it, and the declared node groups as ASGs.
+ */
+export function buildPreflight(input: PreflightInput, options: PreflightOptions): Analysis {
+  const m = input.manifests;
+  const raw = input.cluster ? copyInputs(input.cluster.raw) : emptyInputs();
+  const notes: string[] = [];
+  const warnings: string[] = [];
+  const declaredGroups = input.declared.flatMap((d) => d.groups);
+  const aws = declaredToAws(declaredGroups);
+  if (declaredGroups.length > 0) {
+    const names = new Set(declaredGroups.map((g) => g.name));
+    raw.autoScalingGroups = [
+      ...raw.autoScalingGroups.filter((a) => !names.has(a.AutoScalingGroupName)),
+      ...aws.asgs,
+    ];
+    raw.launchTemplateVersions = [...raw.launchTemplateVersions, ...aws.launchTemplateVersions];
+    raw.eksNodegroups = [...raw.eksNodegroups, ...aws.eksNodegroups];
+    for (const k of ['autoScalingGroups', 'launchTemplateVersions', 'eksNodegroups'] as const)
+      raw.provided.add(k);
+    raw.sources.push(...input.declared.map((d) => d.file));
+  }
+  for (const d of input.declared) warnings.push(...d.warnings);
+
+  const manifestDeployments = manifestObjects<Deployment>(m, 'Deployment').map((o) => o.object);
+  const caFromManifests = findCaDeployment(manifestDeployments);
+  raw.deployments = mergeObjects(manifestDeployments, raw.deployments);
+  raw.daemonSets = mergeObjects(
+    manifestObjects<DaemonSet>(m, 'DaemonSet').map((o) => o.object),
+    raw.daemonSets,
+  );
+  raw.priorityClasses = mergeObjects(
+    manifestObjects<PriorityClass>(m, 'PriorityClass').map((o) => o.object),
+    raw.priorityClasses,
+  );
+  raw.storageClasses = mergeObjects(
+    manifestObjects<StorageClass>(m, 'StorageClass').map((o) => o.object),
+    raw.storageClasses,
+  );
+  raw.pvcs = mergeObjects(
+    manifestObjects<PersistentVolumeClaim>(m, 'PersistentVolumeClaim').map((o) => o.object),
+    raw.pvcs,
+  );
+
+  // CA's configuration, and whether anything tells CA which groups to manage
+  const caArgs = [...(options.caArgs ?? [])];
+  const probe = buildCaConfig({
+    deployment: findCaDeployment(raw.deployments)?.deployment,
+    overrideArgs: caArgs,
+  });
+  const caConfigSource: PreflightContext['caConfigSource'] = caFromManifests
+    ? 'manifests'
+    : input.cluster && probe.found
+      ? 'cluster'
+      : caArgs.length > 0
+        ? 'ca-args'
+        : 'defaults';
+  const assumedDiscovery = !probe.found && !hasCaDiscovery(caArgs) && raw.autoScalingGroups.length > 0;
+  if (assumedDiscovery) {
+    // No CA Deployment and no --ca-args naming groups: treat every group as CA-managed, with its own min/max
+    for (const a of raw.autoScalingGroups)
+      caArgs.push(`--nodes=${a.MinSize}:${Math.max(a.MinSize, a.MaxSize)}:${a.AutoScalingGroupName}`);
+    notes.push(
+      'no CA configuration (no cluster-autoscaler Deployment among the inputs, no --ca-args): assuming CA manages every node group; pass --ca-args "--node-group-auto-discovery=..." to check discovery too',
+    );
+  }
+
+  const staticTypes: StaticInstanceTypeData = {
+    ...options.staticInstanceTypes,
+    instanceTypes: { ...options.staticInstanceTypes.instanceTypes, ...aws.syntheticTypes },
+  };
+  const analysis = new Analysis(raw, { now: options.now, caArgs, staticInstanceTypes: staticTypes });
+
+  const priorityClasses = byName(raw.priorityClasses);
+  const built = buildWorkloads({ objects: m.objects, priorityClasses });
+  warnings.push(...built.warnings);
+
+  const declaredByName = new Map(declaredGroups.map((g) => [g.name, g]));
+  const relevant = new Set(analysis.nodeGroups.map((g) => g.name));
+  const groups = analysis.nodeGroupsResult.nodeGroups
+    .filter((g) => relevant.has(g.name) || declaredByName.has(g.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((g) => preflightGroup(analysis, g, declaredByName.get(g.name)));
+  for (const g of groups) {
+    if (g.declared) notes.push(...g.declared.notes.map((n) => `node group ${g.group.name}: ${n}`));
+  }
+
+  const storageClasses = byName(raw.storageClasses);
+  const ctx: PreflightContext = {
+    manifests: m,
+    workloads: built.workloads,
+    pdbs: manifestObjects<PodDisruptionBudget>(m, 'PodDisruptionBudget'),
+    pvcs: manifestObjects<PersistentVolumeClaim>(m, 'PersistentVolumeClaim'),
+    storageClassObjects: manifestObjects<StorageClass>(m, 'StorageClass'),
+    storageClasses,
+    clusterPods: input.cluster?.raw.pods ?? [],
+    nodeGroupSourceGiven: input.declared.length > 0 || input.cluster !== undefined,
+    groups,
+    caConfigSource,
+    assumedDiscovery,
+    notes,
+    warnings,
+  };
+  contexts.set(analysis, ctx);
+  return analysis;
+}
+
+function preflightGroup(a: Analysis, g: NodeGroup, declared: DeclaredNodeGroup | undefined): PreflightGroup {
+  const t: TemplateResult = a.template(g);
+  const scratch: ScratchTemplate = t.scratch ?? t;
+  let gate: PreflightGroup['gate'];
+  if (!g.discovered) {
+    gate = {
+      kind: 'not-discovered',
+      reason: 'not discovered by CA',
+      detail: g.mismatch ?? 'not managed by CA',
+    };
+  } else if (g.maxSize === 0) {
+    gate = { kind: 'max-size-zero', reason: SKIP_MAX_SIZE, detail: 'max size 0: CA can never add a node' };
+  } else if (scratch.source === 'none') {
+    gate = {
+      kind: 'no-template',
+      reason: SKIP_NOT_READY,
+      detail: scratch.reason ?? 'CA cannot build a template node',
+    };
+  }
+  let real: PreflightGroup['real'];
+  if (declared) {
+    const info =
+      scratch.instanceTypeInfo ??
+      (declared.instanceTypes[0] ? a.instanceTypes.lookup(declared.instanceTypes[0]) : undefined);
+    const modelled = modelRealNode(declared, scratch, info);
+    if (modelled) {
+      real = {
+        node: modelled.node,
+        pods: scratch.pods.map((p) => ({ ...p, spec: { ...p.spec, nodeName: modelled.node.metadata.name } })),
+        source: `a ${declared.name} node as ${declared.origin === 'eksctl' ? 'eksctl' : 'the node-groups file'} declares it${modelled.estimated ? ' (allocatable estimated)' : ''}`,
+        estimated: modelled.estimated,
+      };
+    }
+  } else if (t.source === 'node' && t.node) {
+    real = { node: t.node, pods: t.pods, source: `node ${t.fromNode}`, estimated: false };
+  }
+  const templateZone = scratch.node?.metadata.labels?.['topology.kubernetes.io/zone'];
+  return {
+    group: g,
+    ...(declared ? { declared, location: declared.location } : {}),
+    scratch,
+    ...(gate ? { gate } : {}),
+    ...(real ? { real } : {}),
+    zones: [...g.zones],
+    ...(templateZone ? { templateZone } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Placement
+
+/** Every claim the workload's pods mount, with where it comes from. */
+export interface WorkloadClaim {
+  volume: string;
+  claimName: string;
+  pvc?: PersistentVolumeClaim;
+  origin: 'volumeClaimTemplate' | 'ephemeral' | 'manifest' | 'cluster' | 'missing';
+  location?: { file: string; line: number };
+  /** The StorageClass name the claim resolves to ('' = none). */
+  className: string;
+  storageClass?: StorageClass;
+}
+
+function defaultClass(classes: Map<string, StorageClass>): StorageClass | undefined {
+  return [...classes.values()].find((sc) => {
+    const ann = sc.metadata.annotations ?? {};
+    return (
+      ann['storageclass.kubernetes.io/is-default-class'] === 'true' ||
+      ann['storageclass.beta.kubernetes.io/is-default-class'] === 'true'
+    );
+  });
+}
+
+export function workloadClaims(a: Analysis, w: PreflightWorkload): WorkloadClaim[] {
+  const ctx = preflightOf(a);
+  if (!ctx) return [];
+  const generated = new Map(
+    [...w.generatedClaims, ...ephemeralClaims(w.pod)].map((c) => [c.metadata.name ?? '', c]),
+  );
+  const manifestPvcs = new Map(
+    ctx.pvcs.map((p) => [pvcKey(p.object.metadata.namespace, p.object.metadata.name ?? ''), p]),
+  );
+  const clusterPvcs = new Map(
+    a.raw.pvcs.map((p) => [pvcKey(p.metadata.namespace, p.metadata.name ?? ''), p]),
+  );
+  return podClaimRefs(w.pod).map((ref) => {
+    const key = pvcKey(w.namespace, ref.claimName);
+    let pvc: PersistentVolumeClaim | undefined;
+    let origin: WorkloadClaim['origin'] = 'missing';
+    let location: WorkloadClaim['location'];
+    if (generated.has(ref.claimName)) {
+      pvc = generated.get(ref.claimName);
+      origin = ref.ephemeral ? 'ephemeral' : 'volumeClaimTemplate';
+    } else if (manifestPvcs.has(key)) {
+      const located = manifestPvcs.get(key);
+      pvc = located?.object;
+      location = located?.location;
+      origin = 'manifest';
+    } else if (clusterPvcs.has(key)) {
+      pvc = clusterPvcs.get(key);
+      origin = 'cluster';
+    }
+    const explicit = pvc?.spec?.storageClassName;
+    const className =
+      typeof explicit === 'string' ? explicit : (defaultClass(ctx.storageClasses)?.metadata.name ?? '');
+    const storageClass = className ? ctx.storageClasses.get(className) : undefined;
+    return {
+      volume: ref.volume,
+      claimName: ref.claimName,
+      ...(pvc ? { pvc } : {}),
+      origin,
+      ...(location ? { location } : {}),
+      className,
+      ...(storageClass ? { storageClass } : {}),
+    };
+  });
+}
+
+/** Whether a StorageClass's volumes live in a single zone: EBS, or allowedTopologies on a zone key. */
+export function isZonalStorageClass(sc: StorageClass): boolean {
+  if (ZONAL_PROVISIONERS.has(sc.provisioner)) return true;
+  return (sc.allowedTopologies ?? []).some((t) =>
+    (t.matchLabelExpressions ?? []).some((e) => ZONE_KEYS.includes(e.key)),
+  );
+}
+
+/** Immediate unless WaitForFirstConsumer (the API default is Immediate). */
+export function bindsImmediately(sc: StorageClass): boolean {
+  return sc.volumeBindingMode !== 'WaitForFirstConsumer';
+}
+
+/**
+ * The volume data the predicates see: all claims the workloads will have (cluster, manifests, generated), PVs from the
+ * cluster, and StorageClasses as WaitForFirstConsumer: an Immediate claim gets its volume wherever the class allows
+ * before the pod schedules, so for placement it constrains the node as a delayed one does (the zonal checks report
+ * the Immediate risk itself). Unknown classes become unconstrained placeholders.
+ */
+function volumeData(
+  a: Analysis,
+  ctx: PreflightContext,
+): Pick<ClusterView, 'pvcs' | 'pvs' | 'storageClasses'> {
+  const pvcs = new Map<string, PersistentVolumeClaim>();
+  for (const p of a.raw.pvcs) pvcs.set(pvcKey(p.metadata.namespace, p.metadata.name ?? ''), p);
+  for (const w of ctx.workloads) {
+    for (const c of [...w.generatedClaims, ...ephemeralClaims(w.pod)]) {
+      pvcs.set(pvcKey(c.metadata.namespace, c.metadata.name ?? ''), c);
+    }
+  }
+  const storageClasses = new Map<string, StorageClass>();
+  for (const [name, sc] of ctx.storageClasses) {
+    storageClasses.set(name, { ...sc, volumeBindingMode: 'WaitForFirstConsumer' });
+  }
+  const referenced = new Set<string>();
+  for (const c of pvcs.values())
+    if (typeof c.spec?.storageClassName === 'string') referenced.add(c.spec.storageClassName);
+  for (const name of referenced) {
+    if (name !== '' && !storageClasses.has(name)) {
+      storageClasses.set(name, {
+        metadata: { name },
+        provisioner: 'casdoctor.io/unknown-class',
+        volumeBindingMode: 'WaitForFirstConsumer',
+      });
+    }
+  }
+  if (!defaultClass(storageClasses)) {
+    storageClasses.set('casdoctor-unknown-default', {
+      metadata: {
+        name: 'casdoctor-unknown-default',
+        annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+      },
+      provisioner: 'casdoctor.io/unknown-class',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
+  }
+  return { pvcs, pvs: new Map(a.raw.pvs.map((v) => [v.metadata.name ?? '', v])), storageClasses };
+}
+
+function viewFor(a: Analysis, key: string, node: Node, pods: Pod[]): { info: NodeInfo; view: ClusterView } {
+  let perAnalysis = views.get(a);
+  if (!perAnalysis) views.set(a, (perAnalysis = new Map()));
+  const hit = perAnalysis.get(key);
+  if (hit) return hit;
+  const ctx = preflightOf(a) as PreflightContext;
+  const vol = volumeData(a, ctx);
+  const view = buildClusterView({
+    nodes: [node],
+    pods,
+    pvcs: [...vol.pvcs.values()],
+    pvs: [...vol.pvs.values()],
+    storageClasses: [...vol.storageClasses.values()],
+    has: { pvcs: true, pvs: true, storageClasses: true },
+  });
+  const built = { info: view.nodeInfos[0] ?? nodeInfoFor(node, pods), view };
+  perAnalysis.set(key, built);
+  return built;
+}
+
+const GPU_RE = /gpu|neuron|habana|gaudi/i;
+
+/** Which kind of mismatch a failing plugin is, with its values. */
+export function describeFailure(pod: Pod, info: NodeInfo, s: FilterStatus): DescribedFailure {
+  const base = { plugin: s.plugin, reasons: s.reasons };
+  switch (s.plugin) {
+    case 'NodeResourcesFit': {
+      const short = insufficientResources(pod, info);
+      const values = short
+        .map((r) =>
+          r.resource === 'pods'
+            ? `pods: ${r.used} already, allocatable ${r.capacity}`
+            : `${r.resource}: requests ${formatResource(r.resource, r.requested)}, allocatable ${formatResource(r.resource, r.capacity)}${r.used > 0 ? ` (${formatResource(r.resource, r.used)} used by DaemonSets and system pods)` : ''}`,
+        )
+        .join('; ');
+      const gpu = short.some((r) => GPU_RE.test(r.resource));
+      const brief = short
+        .map((r) =>
+          r.resource === 'pods'
+            ? `${r.used} pods = max ${r.capacity}`
+            : `${r.resource} ${formatResource(r.resource, r.requested)} > ${formatResource(r.resource, Math.max(0, r.capacity - r.used))} free`,
+        )
+        .join(', ');
+      return {
+        ...base,
+        category: gpu ? 'gpu' : 'resources',
+        values: values || (s.details ?? []).join('; '),
+        short: brief || s.reasons.join(', '),
+      };
+    }
+    case 'TaintToleration': {
+      const t = findUntoleratedTaint(pod.spec.tolerations, info.node.spec?.taints);
+      const values = t
+        ? `taint ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect} not tolerated`
+        : (s.details ?? []).join('; ');
+      return { ...base, category: 'taint', values, short: values };
+    }
+    case 'NodeAffinity': {
+      const lines = explainNodeAffinityMismatch(pod, info.node);
+      const text = lines.join('; ');
+      const category: FailureCategory = /kubernetes\.io\/arch/.test(text)
+        ? 'arch'
+        : ZONE_KEYS.some((k) => text.includes(k))
+          ? 'zone'
+          : /kubernetes\.io\/os/.test(text)
+            ? 'os'
+            : GPU_RE.test(text)
+              ? 'gpu'
+              : 'selector';
+      return { ...base, category, values: text, short: lines[0] ?? s.reasons.join(', ') };
+    }
+    case 'VolumeBinding':
+    case 'VolumeZone': {
+      const text = (s.details ?? s.reasons).join('; ');
+      const category = ZONE_KEYS.some((k) => text.includes(k)) ? 'zone' : 'volume';
+      return { ...base, category, values: text, short: s.reasons.join(', ') };
+    }
+    case 'PodTopologySpread':
+      return {
+        ...base,
+        category: 'topology',
+        values: (s.details ?? s.reasons).join('; '),
+        short: s.reasons.join(', '),
+      };
+    case 'NodePorts':
+      return {
+        ...base,
+        category: 'ports',
+        values: (s.details ?? s.reasons).join('; '),
+        short: s.reasons.join(', '),
+      };
+    default:
+      return {
+        ...base,
+        category: 'other',
+        values: (s.details ?? s.reasons).join('; '),
+        short: s.reasons.join(', '),
+      };
+  }
+}
+
+function fit(a: Analysis, pod: Pod, key: string, node: Node, pods: Pod[]): FitResult {
+  const { info, view } = viewFor(a, key, node, pods);
+  const all = evaluateAllFilters(pod, info, view, {
+    plugins: PREFLIGHT_PLUGINS,
+    taintReason: a.caTaintReason,
+  });
+  return {
+    fits: all.failures.length === 0 && all.notEvaluated.length === 0,
+    failures: all.failures,
+    notEvaluated: all.notEvaluated,
+    described: all.failures.map((f) => describeFailure(pod, info, f)),
+  };
+}
+
+/** The pod preflight evaluates: volumes whose claim is in no input dropped when the cluster's claims are unknown. */
+function evaluationPod(a: Analysis, w: PreflightWorkload, notes: string[]): Pod {
+  const claims = workloadClaims(a, w);
+  const clusterClaimsKnown = a.raw.provided.has('pvcs');
+  const missing = claims.filter((c) => c.origin === 'missing');
+  if (missing.length === 0 || clusterClaimsKnown) return w.pod;
+  const drop = new Set(missing.map((c) => c.volume));
+  notes.push(
+    `PersistentVolumeClaim(s) ${missing.map((c) => c.claimName).join(', ')} are in no input: their volumes' placement is not checked`,
+  );
+  return {
+    ...w.pod,
+    spec: { ...w.pod.spec, volumes: (w.pod.spec.volumes ?? []).filter((v) => !drop.has(v.name)) },
+  };
+}
+
+/** How every node group fares for the workload's sample pod, in CA's view (from zero) and on a real node. */
+export function placementOf(a: Analysis, w: PreflightWorkload): WorkloadPlacement {
+  let perAnalysis = placements.get(a);
+  if (!perAnalysis) placements.set(a, (perAnalysis = new Map()));
+  const hit = perAnalysis.get(w);
+  if (hit) return hit;
+  const ctx = preflightOf(a) as PreflightContext;
+  const notes: string[] = [];
+  const pod = evaluationPod(a, w, notes);
+  const groups: GroupPlacement[] = ctx.groups.map((g) => {
+    const out: GroupPlacement = { g };
+    if (!g.gate && g.scratch.node) out.ca = fit(a, pod, `ca:${g.group.name}`, g.scratch.node, g.scratch.pods);
+    if (g.real) out.real = fit(a, pod, `real:${g.group.name}`, g.real.node, g.real.pods);
+    return out;
+  });
+  const caFits = groups.filter((p) => p.ca?.fits);
+  const realOnly = groups.filter(
+    (p) => p.real?.fits && !p.ca?.fits && (p.g.gate === undefined || p.g.gate.kind === 'no-template'),
+  );
+  const result: WorkloadPlacement = { workload: w, pod, groups, caFits, realOnly, notes };
+  perAnalysis.set(w, result);
+  return result;
+}
+
+/** Workloads CA would ever scale up for: pod-producing, not DaemonSets, at least one replica. */
+export function placementWorkloads(ctx: PreflightContext): PreflightWorkload[] {
+  return ctx.workloads.filter((w) => w.kind !== 'DaemonSet' && (w.replicas ?? 1) > 0);
+}

@@ -84,3 +84,23 @@ describe('formatDuration prints Go’s Duration.String()', () => {
     expect(formatDurationShort(ms)).toBe(text);
   });
 });
+
+describe('parseGoDuration edge cases, as time.ParseDuration scans units', () => {
+  it.each([
+    ['a sign in the middle becomes part of the unit', '1h-1m', 'time: unknown unit "h-" in duration "1h-1m"'],
+    ['an exponent is not a number in a duration', '1e3s', 'time: unknown unit "e" in duration "1e3s"'],
+    ['a space before the unit is part of the unit', '5 s', 'time: unknown unit " s" in duration "5 s"'],
+    ['a second decimal point ends the number without a unit', '1.5.5s', 'time: missing unit in duration "1.5.5s"'],
+    ['two signs', '+-1s', 'time: invalid duration "+-1s"'],
+    ['a doubled unit', '1hh', 'time: unknown unit "hh" in duration "1hh"'],
+    ['one nanosecond past the largest duration', '2562047h47m16.854775808s', 'time: invalid duration "2562047h47m16.854775808s"'],
+  ])('rejects %s (%s)', (_name, input, message) => {
+    expect(() => parseGoDuration(input)).toThrow(message);
+  });
+
+  it('truncates a fraction of a nanosecond and accepts the largest duration exactly', () => {
+    expect(parseGoDurationNanos('0.5ns')).toBe(0n);
+    expect(parseGoDurationNanos('-0s')).toBe(0n);
+    expect(parseGoDurationNanos('2562047h47m16.854775807s')).toBe(9_223_372_036_854_775_807n);
+  });
+});

@@ -131,3 +131,32 @@ describe('formatting', () => {
     expect(formatResource(name, value)).toBe(text);
   });
 });
+
+describe('parseQuantity edge cases (apimachinery ParseQuantity after UnmarshalJSON trimming)', () => {
+  it.each<[string, string, number]>([
+    ['zero', '0', 0],
+    ['negative zero is zero', '-0', 0],
+    ['a zero with a fraction', '0.0', 0],
+    ['tabs and newlines around the value are trimmed', '\t1Gi\n', 2 ** 30],
+    ['leading zeros are digits like any other', '00.5', 0.5],
+    ['an exponent after a fraction', '1.0e3', 1000],
+    ['an exponent with an explicit plus sign', '1e+3', 1000],
+    ['int64 max as a plain number', '9223372036854775807', 2 ** 63],
+  ])('%s (%j)', (_name, input, expected) => {
+    expect(parseQuantity(input)).toBe(expected);
+  });
+
+  it.each<[string, string]>([
+    ['a lower-case k with i (only Ki is binary)', '1ki'],
+    ['an underscore digit separator', '1_000'],
+    ['a hexadecimal literal', '0x10'],
+    ['a non-ASCII digit', '\u0663Gi'],
+    ['an exponent and a suffix together', '1E-3m'],
+    ['an exponent beyond the supported range (casdoctor rejects instead of computing 10^1001)', '1e1001'],
+    ['a negative exponent beyond the supported range', '1e-1001'],
+    ['a comma as decimal separator', '1,5Gi'],
+  ])('rejects %s (%j)', (_name, input) => {
+    expect(() => parseQuantity(input)).toThrow(QuantityError);
+    expect(isValidQuantity(input)).toBe(false);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/gather/redact.js';
+import type { Node, Pod } from '../../src/model/k8s.js';
+
+const SALT = 'unit-test-salt';
+
+describe('Redactor', () => {
+  it('gives the same pseudonym for the same value and salt, and another one for another salt', () => {
+    const a = new Redactor(SALT);
+    const b = new Redactor(SALT);
+    const c = new Redactor('another-salt');
+    const s = 'node ip-10-0-14-37.ec2.internal (10.0.14.37), instance i-0a1b2c3d4e5f60718, account 111122223333';
+    b.learn({ autoScalingGroups: [{ AutoScalingGroupName: 'g', AutoScalingGroupARN: 'arn:aws:autoscaling:us-east-1:111122223333:x', MinSize: 0, MaxSize: 1, DesiredCapacity: 0 }] });
+    a.learn({ autoScalingGroups: [{ AutoScalingGroupName: 'g', AutoScalingGroupARN: 'arn:aws:autoscaling:us-east-1:111122223333:x', MinSize: 0, MaxSize: 1, DesiredCapacity: 0 }] });
+    expect(a.redactString(s)).toBe(b.redactString(s));
+    expect(c.redactString(s)).not.toBe(a.redactString(s));
+    expect(a.redactString(s)).toBe(a.redactString(s));
+  });
+
+  it('keeps the shape of each value: EC2 host names, IPs, instance ids, account ids, ARNs', () => {
+    const r = new Redactor(SALT);
+    r.learn({ images: [{ ImageId: 'ami-1', OwnerId: '111122223333' }] });
+    const ip = r.redactString('10.0.14.37');
+    expect(ip).toMatch(/^10\.\d{1,3}\.\d{1,3}\.\d{1,3}$/);
+    expect(r.redactString('ip-10-0-14-37.ec2.internal')).toBe(`ip-${ip.replaceAll('.', '-')}.ec2.internal`);
+    expect(r.redactString('ip-10-0-14-37.us-west-2.compute.internal')).toBe(
+      `ip-${ip.replaceAll('.', '-')}.us-west-2.compute.internal`,
+    );
+    expect(r.redactString('aws:///us-east-1a/i-0a1b2c3d4e5f60718')).toMatch(/^aws:\/\/\/us-east-1a\/i-[0-9a-f]{17}$/);
+    expect(r.redactString('i-12345678')).toMatch(/^i-[0-9a-f]{8}$/);
+    expect(r.redactString('111122223333')).toMatch(/^\d{12}$/);
+    expect(r.redactString('111122223333')).not.toBe('111122223333');
+    expect(r.redactString('111122223333.dkr.ecr.us-east-1.amazonaws.com/api:1.0')).toMatch(
+      /^\d{12}\.dkr\.ecr\.us-east-1\.amazonaws\.com\/api:1\.0$/,
+    );
+    const role = r.redactString('arn:aws:iam::111122223333:role/demo-cluster-autoscaler');
+    expect(role).toMatch(/^arn:aws:iam::\d{12}:role\/redacted-[0-9a-f]{12}$/);
+    expect(role).toContain(`::${r.redactString('111122223333')}:`);
+    expect(
+      r.redactString(
+        'arn:aws:autoscaling:us-east-1:111122223333:autoScalingGroup:1932117a-e597-49fe-b96e-0c402e75e08d:autoScalingGroupName/demo-stateful',
+      ),
+    ).toMatch(/^arn:aws:autoscaling:us-east-1:\d{12}:autoScalingGroup:redacted-[0-9a-f]{12}$/);
+  });
+
+  it('leaves alone what identifies nobody: AWS-managed ARNs, wildcard and loopback addresses, AMI ids, versions', () => {
+    const r = new Redactor(SALT);
+    for (const s of [
+      'arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy',
+      '0.0.0.0',
+      '127.0.0.1',
+      '169.254.169.254',
+      '::1',
+      'ami-0123456789abcdef0',
+      'v1.31.4-eks-1234567',
+      'registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1',
+      '2026-11-21T09:59:52Z',
+      '09:59:52.118246319 +0000 UTC',
+      'sha256:a025cecc34368428e72a40a79fe5a5bf3e981189b615bacd3621edaa197e41e2',
+      '0/11 nodes are available: 1 node(s) had untolerated taint {dedicated: databases}.',
+    ]) {
+      expect(r.redactString(s), s).toBe(s);
+    }
+  });
+
+  it('replaces IPv6 addresses and EKS endpoint ids, and IPs inside longer text', () => {
+    const r = new Redactor(SALT);
+    expect(r.redactString('2600:1f18:4a3:6b00::5')).toMatch(/^fd[0-9a-f]{2}(:[0-9a-f]{4}){7}$/);
+    expect(r.redactString('https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com')).toMatch(
+      /^https:\/\/[0-9A-F]{32}\.gr7\.us-east-1\.eks\.amazonaws\.com$/,
+    );
+    expect(r.redactString('https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com')).not.toContain(
+      '0123456789ABCDEF0123456789ABCDEF',
+    );
+    const line = r.redactString('Node ip-10-0-27-211.ec2.internal status is now: NodeReady (podCIDR 10.0.27.0/24)');
+    expect(line).toMatch(/^Node ip-10-\d+-\d+-\d+\.ec2\.internal status is now: NodeReady \(podCIDR 10\.\d+\.\d+\.\d+\/24\)$/);
+    expect(line).not.toContain('10-0-27-211');
+  });
+
+  it('learns node names that are not EC2 DNS names and replaces them as whole values and inside text', () => {
+    const r = new Redactor(SALT);
+    const node = { metadata: { name: 'worker-17.corp.example.com' } } as Node;
+    const plain = { metadata: { name: 'gpu' } } as Node;
+    const pod = { metadata: { name: 'p' }, spec: { nodeName: 'worker-17.corp.example.com', containers: [] } } as Pod;
+    r.learn({ nodes: [node, plain], pods: [pod] });
+    const host = r.redactString('worker-17.corp.example.com');
+    expect(host).toMatch(/^node-[0-9a-f]{10}$/);
+    expect(r.redactString('Node worker-17.corp.example.com status is now: NodeReady')).toBe(
+      `Node ${host} status is now: NodeReady`,
+    );
+    // a plain word is only replaced as a whole value, never inside prose
+    expect(r.redactString('gpu')).toMatch(/^node-[0-9a-f]{10}$/);
+    expect(r.redactString('Insufficient nvidia.com/gpu')).toBe('Insufficient nvidia.com/gpu');
+  });
+
+  it('never gives two IPv4 addresses the same pseudonym, even thousands of them (24 bits collide otherwise)', () => {
+    const r = new Redactor(SALT);
+    const seen = new Map<string, string>();
+    for (let i = 0; i < 8_000; i++) {
+      const ip = `172.${16 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
+      const p = r.redactString(ip);
+      expect(seen.get(p) ?? ip).toBe(ip);
+      seen.set(p, ip);
+    }
+    expect(seen.size).toBe(8_000);
+    expect(r.mapping().filter((e) => e.category === 'ipv4')).toHaveLength(8_000);
+  });
+
+  it('redacts every string of a value and leaves keys, numbers and booleans alone', () => {
+    const r = new Redactor(SALT);
+    const v = { '10.0.0.9': 'x', hostIP: '10.0.0.9', port: 10250, ready: true, list: ['10.0.0.9'] };
+    const out = r.redactValue(v);
+    expect(Object.keys(out)).toEqual(Object.keys(v));
+    expect(out.port).toBe(10250);
+    expect(out.ready).toBe(true);
+    expect(out.hostIP).toBe(out.list[0]);
+    expect(out.hostIP).not.toBe('10.0.0.9');
+    expect(v.hostIP).toBe('10.0.0.9');
+  });
+});

@@ -92,6 +92,8 @@ const REGION = 'us-east-1';
 const ACCOUNT = '111122223333';
 const ECR = `${ACCOUNT}.dkr.ecr.${REGION}.amazonaws.com`;
 const EKS_ECR = `602401143452.dkr.ecr.${REGION}.amazonaws.com`;
+// CA's IRSA role: on its ServiceAccount (eks.amazonaws.com/role-arn) and, injected by the webhook, in its pod's env
+const CA_ROLE_ARN = `arn:aws:iam::${ACCOUNT}:role/${CLUSTER}-cluster-autoscaler`;
 const DUMP = '2026-11-21T10:00:00Z';
 const CA_LOOP = '2026-11-21 09:59:52.118246319 +0000 UTC';
 const CA_LOOP_RFC = '2026-11-21T09:59:52.118246319Z';
@@ -189,6 +191,8 @@ const NODE_DEFS = [
     launched: '2026-11-20T07:53:08Z',
     created: '2026-11-20T07:55:05Z',
     labels: { 'node-pool': 'stateful' },
+    // pinned by an operator during the ledger-db incident (scale-down-blockers: ScaleDownDisabledAnnotation)
+    annotations: { 'cluster-autoscaler.kubernetes.io/scale-down-disabled': 'true' },
   },
   {
     key: 'S2',
@@ -390,16 +394,18 @@ function makePod(t, p) {
       labels: p.labels,
       name: p.name,
       namespace: t.namespace,
-      ownerReferences: [
-        {
-          apiVersion: p.owner.apiVersion,
-          blockOwnerDeletion: true,
-          controller: true,
-          kind: p.owner.kind,
-          name: p.owner.name,
-          uid: p.owner.uid,
-        },
-      ],
+      ownerReferences: p.owner
+        ? [
+            {
+              apiVersion: p.owner.apiVersion,
+              blockOwnerDeletion: p.owner.kind === 'Node' ? undefined : true,
+              controller: true,
+              kind: p.owner.kind,
+              name: p.owner.name,
+              uid: p.owner.uid,
+            },
+          ]
+        : undefined,
       resourceVersion: rv(`pod:${label}`, modified),
       uid: uuid(`pod:${label}`),
     },
@@ -1154,7 +1160,6 @@ const DEPLOYMENTS = [
             '--v=4',
             '--stderrthreshold=info',
             '--cloud-provider=aws',
-            '--skip-nodes-with-local-storage=false',
             '--expander=least-waste',
             '--balance-similar-node-groups',
             `--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/${CLUSTER}`,
@@ -1179,7 +1184,7 @@ const DEPLOYMENTS = [
         { name: 'AWS_STS_REGIONAL_ENDPOINTS', value: 'regional' },
         { name: 'AWS_DEFAULT_REGION', value: REGION },
         { name: 'AWS_REGION', value: REGION },
-        { name: 'AWS_ROLE_ARN', value: `arn:aws:iam::${ACCOUNT}:role/${CLUSTER}-cluster-autoscaler` },
+        { name: 'AWS_ROLE_ARN', value: CA_ROLE_ARN },
         {
           name: 'AWS_WEB_IDENTITY_TOKEN_FILE',
           value: '/var/run/secrets/eks.amazonaws.com/serviceaccount/token',
@@ -1209,6 +1214,41 @@ const DEPLOYMENTS = [
       });
     },
     pods: [{ node: 'G1', created: CA_STARTED }],
+  },
+  {
+    // rolled out 25 minutes before the dump; the chart's PDB is off by default (scale-down-blockers: a young
+    // UnmovableKubeSystemPod, next to the old cluster-autoscaler and metrics-server pods)
+    namespace: 'kube-system',
+    name: 'aws-load-balancer-controller',
+    created: '2026-11-21T09:35:20Z',
+    labels: {
+      'app.kubernetes.io/instance': 'aws-load-balancer-controller',
+      'app.kubernetes.io/name': 'aws-load-balancer-controller',
+      'app.kubernetes.io/version': 'v2.11.0',
+    },
+    selector: {
+      'app.kubernetes.io/instance': 'aws-load-balancer-controller',
+      'app.kubernetes.io/name': 'aws-load-balancer-controller',
+    },
+    rsCreated: '2026-11-21T09:35:20Z',
+    template: {
+      priorityClassName: 'system-cluster-critical',
+      serviceAccountName: 'aws-load-balancer-controller',
+      securityContext: { fsGroup: 65534 },
+      containers: [
+        {
+          name: 'aws-load-balancer-controller',
+          image: 'public.ecr.aws/eks/aws-load-balancer-controller:v2.11.0',
+          args: ['--cluster-name=demo', '--ingress-class=alb'],
+          ports: [
+            { containerPort: 9443, name: 'webhook-server', protocol: 'TCP' },
+            { containerPort: 8080, name: 'metrics-server', protocol: 'TCP' },
+          ],
+          resources: res('100m', '128Mi', { memory: '256Mi' }),
+        },
+      ],
+    },
+    pods: [{ node: 'G4', created: '2026-11-21T09:35:20Z', newRollout: true }],
   },
   {
     namespace: 'kube-system',
@@ -1514,8 +1554,10 @@ const DEPLOYMENTS = [
           image: ir('ml/model-registry:0.9.3'),
           ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }],
           resources: res('250m', '512Mi', { memory: '512Mi' }),
+          volumeMounts: [{ mountPath: '/tmp', name: 'tmp' }],
         },
       ],
+      volumes: [{ emptyDir: { medium: 'Memory', sizeLimit: '256Mi' }, name: 'tmp' }],
     },
     pods: [{ node: 'G4', created: '2026-11-21T09:38:40Z', newRollout: true }],
   },
@@ -2303,6 +2345,92 @@ for (const j of JOBS) {
   );
 }
 
+// ---- Pods without a live controller, for scale-down-blockers
+// `kubectl run psql-client --image=postgres:16.6 -n payments -- sleep infinity`: no owner at all (NotReplicated)
+{
+  const t = {
+    namespace: 'payments',
+    containers: [{ name: 'psql-client', image: 'docker.io/library/postgres:16.6', args: ['sleep', 'infinity'] }],
+  };
+  const created = '2026-11-21T09:48:31Z';
+  const pod = makePod(t, { name: 'psql-client', node: 'G4', created, labels: { run: 'psql-client' } });
+  pods.push(pod);
+  events.push(...podStartEvents(pod, created, t));
+}
+// a backfill Job deleted with --cascade=orphan to stop its retries; its last pod still runs (ControllerNotFound)
+{
+  const jobName = 'backfill-2026-11-20';
+  const uid = uuid(`job:analytics/${jobName}`);
+  const t = {
+    namespace: 'analytics',
+    restartPolicy: 'Never',
+    containers: [
+      {
+        name: 'backfill',
+        image: ir('analytics/backfill:1.4.0'),
+        args: ['--from=2026-11-01', '--to=2026-11-20'],
+        resources: res('100m', '256Mi', { memory: '256Mi' }),
+      },
+    ],
+  };
+  pods.push(
+    makePod(t, {
+      name: `${jobName}-${safe(`jobpod:${jobName}`, 5)}`,
+      generateName: `${jobName}-`,
+      node: 'G3',
+      created: '2026-11-20T23:10:04Z',
+      labels: {
+        'batch.kubernetes.io/controller-uid': uid,
+        'batch.kubernetes.io/job-name': jobName,
+        'controller-uid': uid,
+        'job-name': jobName,
+      },
+      owner: { apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid },
+    }),
+  );
+}
+// a static pod from /etc/kubernetes/manifests on the database node: the kubelet's mirror pod (Mirror: never blocks)
+{
+  const d1 = NODES.get('D1');
+  const hash = hexOf(`static:${d1.name}`, 32);
+  const t = {
+    namespace: 'kube-system',
+    priorityClassName: 'system-node-critical',
+    hostNetwork: true,
+    tolerations: [{ effect: 'NoExecute', operator: 'Exists' }],
+    automountServiceAccountToken: false,
+    containers: [
+      {
+        name: 'backup-agent',
+        image: ir('platform/pg-backup-agent:0.8.2'),
+        resources: res('50m', '64Mi', { memory: '128Mi' }),
+        volumeMounts: [{ mountPath: '/backup', name: 'backup' }],
+      },
+    ],
+    volumes: [{ hostPath: { path: '/var/lib/pg-backup', type: 'DirectoryOrCreate' }, name: 'backup' }],
+  };
+  const created = addS(d1.created, 21);
+  pods.push(
+    makePod(t, {
+      name: `pg-backup-agent-${d1.name}`,
+      node: 'D1',
+      created,
+      labels: { component: 'pg-backup-agent', tier: 'node' },
+      annotations: {
+        'kubernetes.io/config.hash': hash,
+        'kubernetes.io/config.mirror': hash,
+        'kubernetes.io/config.seen': `${created.replace('Z', '')}.118423911Z`,
+        'kubernetes.io/config.source': 'file',
+      },
+      owner: { apiVersion: 'v1', kind: 'Node', name: d1.name, uid: uuid(`node:${d1.name}`) },
+    }),
+  );
+  // the API server rejects mirror pods that reference a service account
+  const mirror = pods.at(-1);
+  delete mirror.spec.serviceAccount;
+  delete mirror.spec.serviceAccountName;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // events
 
@@ -2601,6 +2729,7 @@ function makeNode(n) {
         'csi.volume.kubernetes.io/nodeid': `{"ebs.csi.aws.com":"${n.instanceId}"}`,
         'node.alpha.kubernetes.io/ttl': '0',
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+        ...n.annotations,
       },
       creationTimestamp: n.created,
       labels: {
@@ -2927,6 +3056,8 @@ const pdbs = [
     { app: 'ebs-csi-controller', 'app.kubernetes.io/name': 'aws-ebs-csi-driver' },
   ),
   pdb('payments', 'ledger-db', '2026-11-17T11:02:30Z', { maxUnavailable: 0 }, { app: 'ledger-db' }),
+  // "never take the payments API down": it also means no node running a replica can ever be drained
+  pdb('payments', 'payments-api', '2026-11-17T10:02:00Z', { maxUnavailable: 0 }, { app: 'payments-api' }),
 ];
 
 const priorityClasses = [
@@ -2976,6 +3107,39 @@ const priorityClasses = [
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
+// service accounts: `kubectl get serviceaccounts -n kube-system -o json`, trimmed to `default` and those the dump's
+// kube-system workloads run as (the controller-manager's own accounts are left out). Only CA's has an IRSA role; the
+// others use the node role. Each was created with its workload, except the upstream example's labels on CA's.
+
+const CA_SA_LABELS = { 'k8s-addon': 'cluster-autoscaler.addons.k8s.io', 'k8s-app': 'cluster-autoscaler' };
+const serviceAccounts = [
+  { name: 'default', created: '2026-11-16T10:22:31Z' },
+  ...[...DAEMONSETS, ...DEPLOYMENTS]
+    .filter((w) => w.namespace === 'kube-system' && w.template.serviceAccountName)
+    .map((w) => ({
+      name: w.template.serviceAccountName,
+      created: w.created,
+      labels: w.name === 'cluster-autoscaler' ? CA_SA_LABELS : w.labels,
+      annotations:
+        w.name === 'cluster-autoscaler' ? { 'eks.amazonaws.com/role-arn': CA_ROLE_ARN } : undefined,
+    })),
+].map((sa) => ({
+  apiVersion: 'v1',
+  kind: 'ServiceAccount',
+  metadata: {
+    annotations: sa.annotations,
+    creationTimestamp: sa.created,
+    labels: sa.labels,
+    name: sa.name,
+    namespace: 'kube-system',
+    resourceVersion: rv(`sa:kube-system/${sa.name}`, sa.created),
+    uid: uuid(`sa:kube-system/${sa.name}`),
+  },
+}));
+if (new Set(serviceAccounts.map((sa) => sa.metadata.name)).size !== serviceAccounts.length)
+  throw new Error('duplicate ServiceAccount');
+
+// ---------------------------------------------------------------------------------------------------------------
 // AWS: Auto Scaling groups, launch templates, scaling activities
 
 const LT = {
@@ -2989,14 +3153,26 @@ const LT = {
 };
 const AMI = 'ami-0c4f1e8a2b7d9e351'; // EKS-optimized AL2023 x86_64, Kubernetes 1.31
 const AMI_NVIDIA = 'ami-06b7d2c9e4f1a8053'; // EKS-optimized AL2023 x86_64 NVIDIA, Kubernetes 1.31
+const AMI_NEXT = 'ami-0f29d6b3e8a4c1750'; // the next EKS AL2023 1.31 release (asg-audit: launch-template-drift)
 const TEMPLATE_VERSIONS = [
   {
     asg: 'demo-general',
     version: 1,
     created: '2026-11-20T07:51:40Z',
     type: 'm5.xlarge',
-    def: true,
+    def: false,
     desc: 'k8s 1.31 node group',
+  },
+  {
+    // terraform rolled the AMI 14 minutes before the dump: $Latest (what CA and new launches read) is v2, while all four
+    // instances, the last launched at 09:11:54, run v1 (asg-audit: launch-template-drift)
+    asg: 'demo-general',
+    version: 2,
+    created: '2026-11-21T09:46:03Z',
+    type: 'm5.xlarge',
+    def: true,
+    ami: AMI_NEXT,
+    desc: 'k8s 1.31 node group; AMI amazon-eks-node-al2023-x86_64-standard-1.31-v20261118',
   },
   {
     asg: 'demo-databases',
@@ -3104,11 +3280,16 @@ const ASG_DEFS = {
     desired: 4,
     azs: ['us-east-1a'],
     created: ['2026-11-20T07:52:10Z', 512],
-    tags: { 'k8s.io/cluster-autoscaler/node-template/label/node-pool': 'general' },
+    tags: {
+      'k8s.io/cluster-autoscaler/node-template/label/node-pool': 'general',
+      // pack general nodes tighter than the 0.5 default (scale-down-blockers: threshold from the ASG tag)
+      'k8s.io/cluster-autoscaler/node-template/autoscaling-options/scaledownutilizationthreshold': '0.85',
+    },
     nodes: ['G1', 'G2', 'G3', 'G4'],
   },
   'demo-databases': {
-    min: 0,
+    // one database node is the floor (scale-down-blockers: NodeGroupMinSizeReached)
+    min: 1,
     max: 5,
     desired: 1,
     azs: ['us-east-1b'],
@@ -3134,6 +3315,9 @@ const ASG_DEFS = {
     desired: 0,
     azs: ['us-east-1a'],
     created: ['2026-11-17T14:11:02Z', 731],
+    // the ML team tagged its group "shared": CA's discovery only asks for the key, but examples/iam/ca-policy.json lets
+    // CA scale only groups tagged "owned" (asg-audit --iam-policy: iam-permission-denied on demo-gpu)
+    clusterTagValue: 'shared',
     tags: {
       'k8s.io/cluster-autoscaler/node-template/label/accelerator': 'nvidia-l4',
       'k8s.io/cluster-autoscaler/node-template/taint/nvidia.com/gpu': 'true:NoSchedule',
@@ -3146,6 +3330,9 @@ const ASG_DEFS = {
     desired: 2,
     azs: ['us-east-1a', 'us-east-1b', 'us-east-1c'],
     created: ['2026-11-20T07:53:05Z', 366],
+    // terraform suspended_processes, applied right after CreateAutoScalingGroup: why both instances stay in us-east-1a
+    // (asg-audit: asg-process-suspended; why-pending only cares about Launch)
+    suspended: [['AZRebalance', '2026-11-20T07:53:06Z']],
     tags: { 'k8s.io/cluster-autoscaler/node-template/label/node-pool': 'stateful' },
     nodes: ['S1', 'S2'],
   },
@@ -3155,9 +3342,15 @@ const ASG_DEFS = {
     desired: 3,
     azs: ['us-east-1a', 'us-east-1b'],
     created: ['2026-11-20T07:53:30Z', 905],
-    tags: { 'k8s.io/cluster-autoscaler/node-template/label/capacity': 'spot' },
+    tags: {
+      'k8s.io/cluster-autoscaler/node-template/label/capacity': 'spot',
+      'k8s.io/cluster-autoscaler/node-template/autoscaling-options/ignoredaemonsetsutilization': 'true',
+      'k8s.io/cluster-autoscaler/node-template/autoscaling-options/scaledownutilizationthreshold': '0.7',
+    },
     nodes: ['SP1', 'SP2', 'SP3'],
-    mixed: ['m5.large', 'm5a.large', 'm6i.large'],
+    // m5.xlarge added for spot capacity; CA simulates only the first override, m5.large, so it sizes every new node
+    // as 2 vCPU / 8 GiB (asg-audit: mixed-instances-shape-differs). At max size, no pod's verdict depends on it.
+    mixed: ['m5.large', 'm5a.large', 'm6i.large', 'm5.xlarge'],
   },
   'demo-monitoring': {
     min: 1,
@@ -3184,7 +3377,9 @@ const autoScalingGroups = ASG_NAMES.map((name) => {
     Name: [name, true],
     [`kubernetes.io/cluster/${CLUSTER}`]: ['owned', true],
     'k8s.io/cluster-autoscaler/enabled': ['true', false],
-    ...(a.notDiscoveredForCluster ? {} : { [`k8s.io/cluster-autoscaler/${CLUSTER}`]: ['owned', false] }),
+    ...(a.notDiscoveredForCluster
+      ? {}
+      : { [`k8s.io/cluster-autoscaler/${CLUSTER}`]: [a.clusterTagValue ?? 'owned', false] }),
     ...Object.fromEntries(Object.entries(a.tags).map(([k, v]) => [k, [v, false]])),
   };
   return {
@@ -3227,7 +3422,10 @@ const autoScalingGroups = ASG_NAMES.map((name) => {
         ProtectedFromScaleIn: false,
       })),
     CreatedTime: awsTime(a.created[0], a.created[1]),
-    SuspendedProcesses: [],
+    SuspendedProcesses: (a.suspended ?? []).map(([ProcessName, at]) => ({
+      ProcessName,
+      SuspensionReason: `User suspended at ${at}`,
+    })),
     VPCZoneIdentifier: a.azs.map((z) => ZONES[z].subnet).join(','),
     EnabledMetrics: [],
     Tags: Object.entries(tags)
@@ -3558,7 +3756,7 @@ function templateFor(asg) {
     const node = real[0];
     return {
       node,
-      pods: runningOn(node.metadata.name).filter((p) => p.metadata.ownerReferences[0].kind === 'DaemonSet'),
+      pods: runningOn(node.metadata.name).filter((p) => p.metadata.ownerReferences?.[0].kind === 'DaemonSet'),
     };
   }
   const lt =
@@ -3671,6 +3869,7 @@ const files = {
   'pvs.json': kubectlList(pvs.sort(byNsName)),
   'storageclasses.json': kubectlList(storageClasses.sort(byNsName)),
   'priorityclasses.json': kubectlList(priorityClasses.sort(byNsName)),
+  'serviceaccounts.json': kubectlList(serviceAccounts.sort(byNsName)),
   'configmaps-kube-system.json': kubectlJson(statusConfigMap),
   'asgs.json': awsJson({ AutoScalingGroups: autoScalingGroups }),
   'launch-template-versions.json': awsJson({ LaunchTemplateVersions: launchTemplateVersions }),

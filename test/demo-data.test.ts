@@ -28,6 +28,7 @@ const KUBE_LISTS: Record<string, [apiVersion: string, kind: string]> = {
   'pvs.json': ['v1', 'PersistentVolume'],
   'storageclasses.json': ['storage.k8s.io/v1', 'StorageClass'],
   'priorityclasses.json': ['scheduling.k8s.io/v1', 'PriorityClass'],
+  'serviceaccounts.json': ['v1', 'ServiceAccount'],
 };
 const AWS_FILES: Record<string, string> = {
   'asgs.json': 'AutoScalingGroups',
@@ -134,7 +135,10 @@ describe('the bundled demo dump (examples/demo)', () => {
           (t: any) => t.ResourceId === g.AutoScalingGroupName && t.ResourceType === 'auto-scaling-group',
         ),
       ).toBe(true);
-      expect(g.SuspendedProcesses).toEqual([]);
+      // only AZRebalance on demo-stateful: why-pending's verdicts depend on Launch alone
+      expect(g.SuspendedProcesses.map((p: any) => p.ProcessName), g.AutoScalingGroupName).toEqual(
+        g.AutoScalingGroupName === 'demo-stateful' ? ['AZRebalance'] : [],
+      );
       expect(Boolean(g.LaunchTemplate) !== Boolean(g.MixedInstancesPolicy), g.AutoScalingGroupName).toBe(
         true,
       );
@@ -173,7 +177,15 @@ describe('the bundled demo dump (examples/demo)', () => {
     expect(instances.size).toBe(nodes.length);
   });
 
-  it('gives every pod a controller that exists: ReplicaSet owned by a Deployment, StatefulSet, DaemonSet or Job', () => {
+  it('gives every pod a controller that exists, except the three pods scale-down-blockers shows without one', () => {
+    // examples/demo/README.md "Scale-down": a bare pod (NotReplicated), a pod whose Job was deleted with
+    // --cascade=orphan (ControllerNotFound) and a static pod's mirror (owned by its Node)
+    const withoutController: Record<string, string | undefined> = {
+      'payments/psql-client': undefined,
+      'analytics/backfill-2026-11-20-': 'Job',
+      'kube-system/pg-backup-agent-': 'Node',
+    };
+    const exceptions = new Set<string>();
     const byKind: Record<string, any[]> = {
       ReplicaSet: items('replicasets.json'),
       StatefulSet: items('statefulsets.json'),
@@ -187,6 +199,14 @@ describe('the bundled demo dump (examples/demo)', () => {
       );
     for (const p of items('pods.json')) {
       const ref = p.metadata.ownerReferences?.find((r: any) => r.controller);
+      const key = `${p.metadata.namespace}/${p.metadata.name}`;
+      const exception = Object.keys(withoutController).find((k) => key.startsWith(k));
+      if (exception) {
+        exceptions.add(exception);
+        expect(ref?.kind, key).toBe(withoutController[exception]);
+        if (ref) expect(find(byKind[ref.kind] ?? [], p.metadata.namespace, ref), key).toBeUndefined();
+        continue;
+      }
       expect(ref, p.metadata.name).toBeDefined();
       const owner = find(byKind[ref.kind] ?? [], p.metadata.namespace, ref);
       expect(owner, `${p.metadata.namespace}/${p.metadata.name} -> ${ref.kind}/${ref.name}`).toBeDefined();
@@ -195,6 +215,7 @@ describe('the bundled demo dump (examples/demo)', () => {
         expect(find(deployments, p.metadata.namespace, depRef), owner.metadata.name).toBeDefined();
       }
     }
+    expect([...exceptions].sort()).toEqual(Object.keys(withoutController).sort());
   });
 
   it("resolves every ASG's launch template version (number, $Latest, $Default or unset) to a version in the dump", () => {
@@ -368,6 +389,34 @@ describe('the bundled demo dump (examples/demo)', () => {
       expect(ng.scaleUp.status).toBe('NoActivity');
     }
     expect(status.clusterWide.health.nodeCounts.registered.total).toBe(items('nodes.json').length);
+  });
+
+  it("names on CA's ServiceAccount the IRSA role that the webhook injected into CA's pod", () => {
+    const ca = items('deployments.json').find((d) => d.metadata.name === 'cluster-autoscaler');
+    const saName = ca.spec.template.spec.serviceAccountName;
+    const sa = items('serviceaccounts.json').find(
+      (s) => s.metadata.namespace === 'kube-system' && s.metadata.name === saName,
+    );
+    const pod = items('pods.json').find((p) => p.metadata.name.startsWith('cluster-autoscaler-'));
+    const env = pod.spec.containers[0].env.find((e: any) => e.name === 'AWS_ROLE_ARN');
+    expect(sa.metadata.annotations['eks.amazonaws.com/role-arn']).toBe(env.value);
+  });
+
+  it("creates demo-general's $Latest launch template version after its last launch, so every instance runs v1", () => {
+    const g = json('asgs.json').AutoScalingGroups.find((a: any) => a.AutoScalingGroupName === 'demo-general');
+    const versions = json('launch-template-versions.json').LaunchTemplateVersions.filter(
+      (v: any) => v.LaunchTemplateName === 'demo-general',
+    );
+    const latest = versions.reduce((a: any, b: any) => (b.VersionNumber > a.VersionNumber ? b : a));
+    const launches = json('scaling-activities.json')
+      .Activities.filter(
+        (x: any) => x.AutoScalingGroupName === 'demo-general' && x.Description.startsWith('Launching'),
+      )
+      .map((x: any) => Date.parse(x.StartTime));
+    expect(g.LaunchTemplate.Version).toBe('$Latest');
+    expect(latest.VersionNumber).toBe(2);
+    expect(Math.max(...launches)).toBeLessThan(Date.parse(latest.CreateTime));
+    expect(g.Instances.map((i: any) => i.LaunchTemplate.Version)).toEqual(['1', '1', '1', '1']);
   });
 
   it('loads through the offline loader with every file recognised and no warnings', async () => {

@@ -47,6 +47,9 @@ describe('casdoctor asg-audit on the bundled demo (real process)', () => {
     expect(at('asg-multi-az-zonal-volumes')).toContain('demo-stateful');
     expect(at('asg-max-size-pending-pods')).toContain('demo-spot');
     expect(at('asg-scaling-activity-failed')).toContain('demo-stateful');
+    expect(at('asg-process-suspended')).toEqual(['demo-stateful']);
+    expect(at('mixed-instances-shape-differs')).toEqual(['demo-spot']);
+    expect(at('launch-template-drift')).toEqual(['demo-general']);
     expect(report.skipped.find((s) => s.checkId === 'iam-permission-denied')?.detail).toContain(
       '--iam-policy',
     );
@@ -61,7 +64,11 @@ describe('casdoctor asg-audit on the bundled demo (real process)', () => {
     expect(r.stdout.indexOf('asg-not-discovered', monitoring)).toBeGreaterThan(monitoring);
     expect(r.stdout).toContain('\nCluster-wide\n');
     expect(r.stdout).toContain(
-      'iam-permission-denied  autoscaling:DescribeScalingActivities on "*" is implicitly denied for role cluster-autoscaler',
+      'iam-permission-denied  autoscaling:DescribeScalingActivities on "*" is implicitly denied for role demo-cluster-autoscaler',
+    );
+    // demo-gpu's k8s.io/cluster-autoscaler/demo=shared keeps it discovered but fails the policy's "owned" condition
+    expect(r.stdout).toContain(
+      'iam-permission-denied  autoscaling:SetDesiredCapacity on ASG demo-gpu is implicitly denied for role demo-cluster-autoscaler',
     );
     expect(r.stdout).not.toContain('skipped checks');
   });

@@ -345,7 +345,8 @@ describe('gatherKubernetes against a loopback API server', () => {
     expect(got.configMaps[0].kind).toBe('ConfigMap');
     expect(got.provided.has('configMaps')).toBe(true);
     expect(pathsOf(s, '/api/v1/namespaces/kube-system/configmaps/cluster-autoscaler-status')).toHaveLength(1);
-    expect(got.gaps.map((g) => g.detail)).toEqual(['forbidden: list configmaps (cluster scope)']);
+    // the one ConfigMap casdoctor reads was read: nothing is missing, so no check is skipped for it
+    expect(got.gaps).toEqual([]);
   });
 
   it('works over plain HTTP when the kubeconfig says insecure-skip-tls-verify', async () => {

@@ -85,7 +85,7 @@ export default defineCheck({
             subject: groupSubject(g),
             nodeGroup: g.name,
             evidence,
-            remediation: `Put the smallest type first, or keep one shape per ASG: CA sizes every new node as ${first.name}.`,
+            remediation: `Keep one shape per ASG (CA sizes every new node as ${first.name}), or accept that the larger nodes are under-used.`,
           });
           continue;
         }
@@ -96,10 +96,13 @@ export default defineCheck({
             ? []
             : targetedPods(a, g).filter((p) => {
                 const r = podRequests(p);
-                return (
-                  (r.cpu ?? 0) > other.vcpu * 1000 - (over.cpu ?? 0) ||
-                  (r.memory ?? 0) > other.memoryMiB * MI - (over.memory ?? 0)
-                );
+                const fitsFirst =
+                  (r.cpu ?? 0) <= first.vcpu * 1000 - (over.cpu ?? 0) &&
+                  (r.memory ?? 0) <= first.memoryMiB * MI - (over.memory ?? 0);
+                const fitsOther =
+                  (r.cpu ?? 0) <= other.vcpu * 1000 - (over.cpu ?? 0) &&
+                  (r.memory ?? 0) <= other.memoryMiB * MI - (over.memory ?? 0);
+                return fitsFirst && !fitsOther;
               });
         const workloads = [...new Set(affected.map((p) => workloadName(a, p)))].sort();
         ctx.report({
@@ -112,7 +115,7 @@ export default defineCheck({
             otherShape: shape(other),
             effect:
               workloads.length > 0
-                ? `${workloadList(workloads)} fit the simulated node but not ${other.name} (${smaller.join('; ')})`
+                ? `${workloadList(workloads)} ${workloads.length === 1 ? 'fits' : 'fit'} the simulated node but not ${other.name} (${smaller.join('; ')})`
                 : `a pod CA plans onto a new ${first.name} may not fit a ${other.name} (${smaller.join('; ')})`,
           },
           subject: groupSubject(g),

@@ -552,6 +552,18 @@ describe('mixed-instances-shape-differs', () => {
   it('accepts overrides of the same shape', () => {
     expect(run('m5.large', 'm5a.large', 'm6i.large')).toEqual([]);
   });
+
+  it('names only workloads that fit the first override but not the smaller one', () => {
+    const w = world().add('autoScalingGroups', mixed('m5.xlarge', 'm5.large'));
+    w.add(
+      'pods',
+      pendingPod('mid-1', 'web').withRequests({ cpu: '3', memory: '1Gi' }).build(), // fits m5.xlarge, not m5.large
+      pendingPod('huge-1', 'web').withRequests({ cpu: '32', memory: '1Gi' }).build(), // fits neither
+    );
+    const [f] = findings(w.raw, 'mixed-instances-shape-differs');
+    expect(f.message).toContain('mid-1');
+    expect(f.message).not.toContain('huge-1');
+  });
 });
 
 describe('mixed-instances-weighted', () => {

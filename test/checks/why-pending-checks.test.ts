@@ -568,6 +568,12 @@ describe('ca-event-disagrees', () => {
     w.add('pods', pendingPod().build()).add('events', event("pod didn't trigger scale-up: max total nodes in cluster reached"));
     expect(findingsOf(w.raw, 'ca-event-disagrees')).toEqual([]);
   });
+  it('stays quiet when casdoctor could not build a template for lack of data (not a disagreement with CA)', () => {
+    const z = zeroGroup('prod-batch');
+    const w = world().add('autoScalingGroups', z.asg); // its launch template version is not in the snapshot
+    w.add('pods', pendingPod().withRequests({ cpu: '8' }).build()).add('events', event("pod didn't trigger scale-up: 2 Insufficient cpu"));
+    expect(findingsOf(w.raw, 'ca-event-disagrees')).toEqual([]);
+  });
   it('stays quiet when CA said what casdoctor computes, in any order', () => {
     const w = world()
       .add('pods', pendingPod().withRequests({ cpu: '8' }).build())

@@ -1,6 +1,7 @@
-import { auditedGroups, isPending, podRef, workloadPods, zonalVolumesOf } from '../simulate/asg-audit.js';
+import { auditedGroups, podRef, workloadPods, zonalVolumesOf } from '../simulate/asg-audit.js';
 import { podMatchesNodeSelectorAndAffinity } from '../simulate/predicates/node-affinity.js';
 import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
+import { isPendingCandidate } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, listNames } from './lib/asg-audit.js';
 
@@ -38,7 +39,7 @@ export default defineCheck({
       });
       const zonal = users.flatMap((p) => zonalVolumesOf(a, p));
       if (zonal.length === 0) continue;
-      const conflicts = zonal.filter((v) => isPending(v.pod) && !v.zones.includes(templateZone));
+      const conflicts = zonal.filter((v) => isPendingCandidate(v.pod) && !v.zones.includes(templateZone));
       const pods = [...new Set(zonal.map((v) => podRef(v.pod)))];
       ctx.report({
         messageId: 'zonal',

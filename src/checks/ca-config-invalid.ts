@@ -1,3 +1,4 @@
+import { caVersionText } from '../simulate/ca-config.js';
 import { defineCheck } from './define-check.js';
 
 export default defineCheck({
@@ -20,7 +21,7 @@ export default defineCheck({
     if (!ca.found && ca.overrideArgs.length === 0) return;
     const deployment = ca.found ? `Deployment ${ca.deployment?.namespace ?? ''}/${ca.deployment?.name ?? ''}` : '';
     const where = [deployment, ca.overrideArgs.length ? '--ca-args' : ''].filter(Boolean).join(' and ');
-    const version = ca.version.version ?? `1.${ca.version.minor}`;
+    const version = caVersionText(ca);
     const subject = {
       kind: 'Deployment',
       name: ca.deployment?.name ?? 'cluster-autoscaler',

@@ -1,8 +1,8 @@
-import { auditedGroups, fmt, scratchInfo, targetedPods, workloadName } from '../simulate/asg-audit.js';
+import { auditedGroups, fmt, scratchInfo, targetedPods } from '../simulate/asg-audit.js';
 import type { InstanceTypeInfo } from '../simulate/instance-types.js';
 import { podRequests } from '../simulate/resources.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, listNames, workloadList } from './lib/asg-audit.js';
+import { groupSubject, listNames, workloadList, workloadNames } from './lib/asg-audit.js';
 
 const MI = 1024 * 1024;
 
@@ -64,6 +64,13 @@ export default defineCheck({
           smaller.push(`architecture ${other.architecture}, not ${first.architecture}`);
         const larger = other.vcpu > first.vcpu || other.memoryMiB > first.memoryMiB || other.gpu > first.gpu;
         if (smaller.length === 0 && !larger) continue;
+        const pair = {
+          group: g.name,
+          first: first.name,
+          firstShape: shape(first),
+          other: other.name,
+          otherShape: shape(other),
+        };
         const evidence = [
           { source: `ASG ${g.name} MixedInstancesPolicy`, observed: `overrides ${types.join(', ')}` },
           {
@@ -75,13 +82,7 @@ export default defineCheck({
           ctx.report({
             messageId: 'larger',
             severity: 'info',
-            data: {
-              group: g.name,
-              first: first.name,
-              firstShape: shape(first),
-              other: other.name,
-              otherShape: shape(other),
-            },
+            data: pair,
             subject: groupSubject(g),
             nodeGroup: g.name,
             evidence,
@@ -104,15 +105,11 @@ export default defineCheck({
                   (r.memory ?? 0) <= other.memoryMiB * MI - (over.memory ?? 0);
                 return fitsFirst && !fitsOther;
               });
-        const workloads = [...new Set(affected.map((p) => workloadName(a, p)))].sort();
+        const workloads = workloadNames(a, affected);
         ctx.report({
           messageId: 'smaller',
           data: {
-            group: g.name,
-            first: first.name,
-            firstShape: shape(first),
-            other: other.name,
-            otherShape: shape(other),
+            ...pair,
             effect:
               workloads.length > 0
                 ? `${workloadList(workloads)} ${workloads.length === 1 ? 'fits' : 'fit'} the simulated node but not ${other.name} (${smaller.join('; ')})`

@@ -1,3 +1,4 @@
+import { caVersionText } from '../simulate/ca-config.js';
 import { defineCheck } from './define-check.js';
 import { age, blockerRole, blockersWithReason, pdbManifest, workloadOf } from './lib/scale-down.js';
 import { podRef, podSubject } from './support.js';
@@ -23,7 +24,7 @@ export default defineCheck({
       const created = pod.metadata.creationTimestamp;
       const until = blocker.blocksUntil
         ? `until ${blocker.blocksUntil.toISOString()} (created ${age(created, a.now)} ago; --blocking-system-pod-distruption-timeout)`
-        : `while the pod exists (CA ${a.ca.version.version ?? `1.${a.ca.version.minor}`} has no timeout for it)`;
+        : `while the pod exists (CA ${caVersionText(a.ca)} has no timeout for it)`;
       const w = workloadOf(a, pod);
       const lines = [
         w

@@ -1,26 +1,22 @@
 import {
-  auditedGroups,
   eksAllocatableEstimate,
   fmt,
   humanResource,
   realShape,
   relevanceText,
-  scratchInfo,
-  scratchOf,
-  scratchRelevance,
   targetedPods,
-  workloadName,
 } from '../simulate/asg-audit.js';
 import { parseResourceList, podRequests } from '../simulate/resources.js';
 import { RESOURCES_PREFIX } from '../simulate/template-node.js';
 import { defineCheck } from './define-check.js';
 import {
   groupSubject,
-  severityFor,
-  softer,
+  scratchCases,
+  severityForPods,
   taggedResources,
   tagCommand,
   workloadList,
+  workloadNames,
 } from './lib/asg-audit.js';
 
 const MEMORY_TOLERANCE = 0.1;
@@ -43,11 +39,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
-      if (!g.discovered) continue;
-      const s = scratchOf(a, g);
-      const info = scratchInfo(a, g);
-      if (!s.node || !info) continue;
+    for (const { g, s, info, relevance } of scratchCases(a)) {
       const shape = realShape(a, g);
       if (shape && !shape.sameType) continue; // template-capacity-mismatch reports the different type
       const estimate = shape
@@ -57,7 +49,6 @@ export default defineCheck({
           : undefined;
       const real = shape ?? estimate;
       if (!real) continue;
-      const relevance = scratchRelevance(a, g);
       const tagged = taggedResources(g);
       const cap = parseResourceList(s.node.status?.capacity);
       const resources = ['cpu', 'memory'].filter((r) => {
@@ -79,13 +70,8 @@ export default defineCheck({
         return fitsTemplate && !fitsReal;
       });
       if (relevance === 'unlikely' && affected.length === 0) continue;
-      const base = severityFor(relevance);
-      const severity = affected.some((p) => !p.spec.nodeName)
-        ? base
-        : affected.length > 0
-          ? softer(base)
-          : 'info';
-      const workloads = [...new Set(affected.map((p) => workloadName(a, p)))].sort();
+      const severity = severityForPods(relevance, affected);
+      const workloads = workloadNames(a, affected);
       const list = (m: Record<string, number>) =>
         resources.map((r) => `${r} ${humanResource(r, m[r])}`).join(', ');
       ctx.report({

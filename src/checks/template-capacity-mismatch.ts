@@ -1,18 +1,16 @@
-import {
-  auditedGroups,
-  fmt,
-  realShape,
-  relevanceText,
-  scratchInfo,
-  scratchOf,
-  scratchRelevance,
-  targetedPods,
-  workloadName,
-} from '../simulate/asg-audit.js';
+import { fmt, realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { parseResourceList, podRequests } from '../simulate/resources.js';
 import { RESOURCES_PREFIX } from '../simulate/template-node.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, severityFor, softer, tagCommand, workloadList } from './lib/asg-audit.js';
+import {
+  groupSubject,
+  scratchCases,
+  severityFor,
+  softer,
+  tagCommand,
+  workloadList,
+  workloadNames,
+} from './lib/asg-audit.js';
 
 /** Relative difference above which a capacity counts as a different shape (real RAM is a few % under nominal). */
 const MEMORY_TOLERANCE = 0.1;
@@ -35,14 +33,10 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
-      if (!g.discovered) continue;
-      const s = scratchOf(a, g);
+    for (const { g, s, info, relevance } of scratchCases(a)) {
       const shape = realShape(a, g);
-      const info = scratchInfo(a, g);
-      if (!s.node || !shape || !info) continue;
+      if (!shape) continue;
       const cap = parseResourceList(s.node.status?.capacity);
-      const relevance = scratchRelevance(a, g);
       for (const resource of ['cpu', 'memory']) {
         const mine = cap[resource];
         const theirs = shape.capacity[resource];
@@ -63,7 +57,7 @@ export default defineCheck({
         });
         const base = severityFor(relevance);
         const severity = affected.length > 0 ? base : softer(base);
-        const workloads = [...new Set(affected.map((p) => workloadName(a, p)))].sort();
+        const workloads = workloadNames(a, affected);
         const effect = bigger
           ? `CA scales up for pods a real node cannot hold${workloads.length ? ` (${workloadList(workloads)})` : ''}`
           : `CA refuses pods a real node would hold${workloads.length ? ` (${workloadList(workloads)})` : ''}`;

@@ -1,18 +1,16 @@
 import { formatBytes } from '../model/quantity.js';
-import {
-  auditedGroups,
-  caLaunchTemplateVersion,
-  realShape,
-  relevanceText,
-  scratchOf,
-  scratchRelevance,
-  targetedPods,
-  workloadName,
-} from '../simulate/asg-audit.js';
+import { caLaunchTemplateVersion, realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
 import { RESOURCES_PREFIX } from '../simulate/template-node.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, severityFor, softer, tagCommand, workloadList } from './lib/asg-audit.js';
+import {
+  groupSubject,
+  scratchCases,
+  severityForPods,
+  tagCommand,
+  workloadList,
+  workloadNames,
+} from './lib/asg-audit.js';
 
 const GI = 1024 ** 3;
 
@@ -33,20 +31,11 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
-      if (!g.discovered) continue;
-      const s = scratchOf(a, g);
-      if (!s.node || s.node.status?.allocatable?.['ephemeral-storage'] !== undefined) continue;
-      const relevance = scratchRelevance(a, g);
-      if (relevance === 'unlikely') continue;
+    for (const { g, s, relevance } of scratchCases(a)) {
+      if (s.node.status?.allocatable?.['ephemeral-storage'] !== undefined || relevance === 'unlikely') continue;
       const affected = targetedPods(a, g).filter((p) => (podRequests(p)['ephemeral-storage'] ?? 0) > 0);
-      const workloads = [...new Set(affected.map((p) => workloadName(a, p)))].sort();
-      const base = severityFor(relevance);
-      const severity = affected.some((p) => !p.spec.nodeName)
-        ? base
-        : affected.length > 0
-          ? softer(base)
-          : 'info';
+      const workloads = workloadNames(a, affected);
+      const severity = severityForPods(relevance, affected);
       // what to tag: the real nodes' allocatable, else the root volume less the kubelet's 10% eviction threshold
       const shape = realShape(a, g);
       const realValue = shape?.allocatable['ephemeral-storage'];

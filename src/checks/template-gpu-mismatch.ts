@@ -1,18 +1,17 @@
-import {
-  auditedGroups,
-  isPending,
-  realShape,
-  relevanceText,
-  scratchInfo,
-  scratchOf,
-  scratchRelevance,
-  targetedPods,
-  workloadName,
-} from '../simulate/asg-audit.js';
+import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
 import { RESOURCES_PREFIX } from '../simulate/template-node.js';
+import { isPendingCandidate } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, severityFor, softer, tagCommand, workloadList } from './lib/asg-audit.js';
+import {
+  groupSubject,
+  scratchCases,
+  severityFor,
+  softer,
+  tagCommand,
+  workloadList,
+  workloadNames,
+} from './lib/asg-audit.js';
 
 // CA: utils/gpu/gpu.go lists these; Neuron devices are not in EC2 GpuInfo at all.
 const GPU_RESOURCES = [
@@ -45,12 +44,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
-      if (!g.discovered) continue;
-      const s = scratchOf(a, g);
-      const info = scratchInfo(a, g);
-      if (!s.node || !info) continue;
-      const relevance = scratchRelevance(a, g);
+    for (const { g, s, info, relevance } of scratchCases(a)) {
       const have = info.allocatable;
       const shape = realShape(a, g);
       const seen = new Set<string>();
@@ -60,7 +54,7 @@ export default defineCheck({
         if (real === undefined || real === 0 || (have[resource] ?? 0) === real) continue;
         seen.add(resource);
         const users = targeted.filter((p) => (podRequests(p)[resource] ?? 0) > 0);
-        const workloads = [...new Set(users.map((p) => workloadName(a, p)))].sort();
+        const workloads = workloadNames(a, users);
         const base = severityFor(relevance);
         ctx.report({
           messageId: 'nodes',
@@ -94,8 +88,8 @@ export default defineCheck({
         const users = targeted.filter((p) => (podRequests(p)[resource] ?? 0) > (have[resource] ?? 0));
         if (users.length === 0) continue;
         const requested = Math.max(...users.map((p) => podRequests(p)[resource] ?? 0));
-        const workloads = [...new Set(users.map((p) => workloadName(a, p)))].sort();
-        const pending = users.some(isPending);
+        const workloads = workloadNames(a, users);
+        const pending = users.some(isPendingCandidate);
         const table = s.instanceTypeInfo;
         ctx.report({
           messageId: 'requests',
@@ -119,7 +113,7 @@ export default defineCheck({
             },
             { source: `ASG ${g.name} scratch template`, observed: `${resource} ${have[resource] ?? 'none'}` },
             ...users
-              .filter(isPending)
+              .filter(isPendingCandidate)
               .slice(0, 5)
               .map((p) => ({
                 source: `Pod ${p.metadata.namespace}/${p.metadata.name}`,

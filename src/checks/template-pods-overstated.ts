@@ -1,16 +1,8 @@
-import {
-  auditedGroups,
-  isPending,
-  realShape,
-  relevanceText,
-  scratchInfo,
-  scratchOf,
-  scratchRelevance,
-  targetedPods,
-} from '../simulate/asg-audit.js';
+import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { RESOURCES_PREFIX } from '../simulate/template-node.js';
+import { isPendingCandidate } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, taggedResources, tagCommand } from './lib/asg-audit.js';
+import { groupSubject, scratchCases, taggedResources, tagCommand } from './lib/asg-audit.js';
 
 export default defineCheck({
   meta: {
@@ -30,19 +22,14 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
-      if (!g.discovered || taggedResources(g).has('pods')) continue;
-      const s = scratchOf(a, g);
-      const info = scratchInfo(a, g);
-      if (!s.node || !info) continue;
-      const relevance = scratchRelevance(a, g);
-      if (relevance === 'unlikely') continue;
+    for (const { g, s, info, relevance } of scratchCases(a)) {
+      if (taggedResources(g).has('pods') || relevance === 'unlikely') continue;
       const shape = realShape(a, g);
       const real = shape?.sameType ? shape.allocatable.pods : s.instanceTypeInfo?.maxPods;
       const mine = info.allocatable.pods;
       if (real === undefined || mine === undefined || mine <= real) continue;
       // more Pending pods than one real node takes: CA plans too few nodes (the rest wait for another loop)
-      const pending = targetedPods(a, g).filter(isPending).length;
+      const pending = targetedPods(a, g).filter(isPendingCandidate).length;
       ctx.report({
         messageId: 'overstated',
         severity: relevance === 'now' && pending > real ? 'warning' : 'info',

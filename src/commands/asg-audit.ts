@@ -14,6 +14,7 @@ import {
   gatherInputs,
   loadInstanceTypeData,
   parseRequestTimeout,
+  reportHeader,
   requireOutput,
   resolveNow,
   splitArgs,
@@ -137,9 +138,6 @@ export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunRe
     );
   } else {
     const ca = analysis.ca;
-    const caText = ca.found
-      ? `CA ${ca.version.version ?? `1.${ca.version.minor}`} (${ca.deployment?.namespace}/${ca.deployment?.name})`
-      : `no CA found (defaults of 1.${ca.version.minor})`;
     const discovery =
       ca.flags.nodeGroupAutoDiscovery.value.length > 0
         ? `discovery ${ca.flags.nodeGroupAutoDiscovery.value.join(' AND ')}`
@@ -152,12 +150,7 @@ export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunRe
           nodeGroups,
           findings,
           skipped,
-          header: {
-            ca: caText,
-            discovery,
-            now: now.toISOString(),
-            source: o.from.length ? `from ${o.from.join(', ')}` : 'live',
-          },
+          header: { ...reportHeader(ca, now, o), discovery },
           notes: [],
         },
         await terminalStyle(o.color && deps.stdoutIsTTY),

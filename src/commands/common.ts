@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import type { CaConfig } from '../model/ca-config.js';
 import { InputError, UsageError } from '../model/errors.js';
 import type { RawInputs } from '../model/snapshot.js';
+import { caVersionText } from '../simulate/ca-config.js';
 import type { Deps, GlobalOptions } from './types.js';
 
 /** Validates -o for a command that supports only some formats. */
@@ -59,6 +61,27 @@ export function parseRequestTimeout(s: string): number {
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   return unit === 'ms' ? n : unit === 's' ? n * 1000 : n * 60_000;
+}
+
+/** "CA v1.32.1 (kube-system/cluster-autoscaler)" and ` · ${detail}`, or "no CA found (defaults of 1.32)". */
+export function caHeaderText(ca: CaConfig, detail?: string): string {
+  if (!ca.found) return `no CA found (defaults of 1.${ca.version.minor})`;
+  const text = `CA ${caVersionText(ca)} (${ca.deployment?.namespace}/${ca.deployment?.name})`;
+  return detail ? `${text} · ${detail}` : text;
+}
+
+/** The facts of a text report's first line: CA, the clock, and where the data came from. */
+export function reportHeader(
+  ca: CaConfig,
+  now: Date,
+  opts: GlobalOptions,
+  caDetail?: string,
+): { ca: string; now: string; source: string } {
+  return {
+    ca: caHeaderText(ca, caDetail),
+    now: now.toISOString(),
+    source: opts.from.length ? `from ${opts.from.join(', ')}` : 'live',
+  };
 }
 
 /** Gathers once: offline files when --from is given, else the live cluster and AWS. */

@@ -5,6 +5,7 @@ import { formatDurationShort } from '../model/duration.js';
 import type { Finding } from '../model/findings.js';
 import { PLAIN, type Style, terminalStyle } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
+import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
 import { gatherIam } from './asg-audit.js';
@@ -38,7 +39,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   const ca = a.ca;
   const caLines: string[] = [];
   if (ca.found) {
-    caLines.push(`CA ${ca.version.version ?? `1.${ca.version.minor}`} in ${ca.deployment?.namespace}/${ca.deployment?.name}`);
+    caLines.push(`CA ${caVersionText(ca)} in ${ca.deployment?.namespace}/${ca.deployment?.name}`);
     const f = ca.flags;
     caLines.push(
       `discovery ${f.nodeGroupAutoDiscovery.value.join(' ') || (f.nodes.value.length ? `--nodes ${f.nodes.value.join(' ')}` : 'none')} · expander ${f.expander.value}` +

@@ -22,6 +22,7 @@ import { renderPreflightText } from '../report/preflight-text.js';
 import { defaultUri, renderSarif } from '../report/sarif.js';
 import { terminalStyle } from '../report/style.js';
 import type { Analysis } from '../simulate/analysis.js';
+import { caVersionText } from '../simulate/ca-config.js';
 import { buildPreflight, placementOf, placementWorkloads, preflightOf } from '../simulate/preflight.js';
 import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
 import { strictExitCode } from './strict.js';
@@ -70,7 +71,7 @@ function objectKey(kind: string, namespace: string | undefined, name: string): s
 function describeCa(a: Analysis): string {
   const pf = preflightOf(a);
   const ca = a.ca;
-  const version = ca.version.version ?? `1.${ca.version.minor}`;
+  const version = caVersionText(ca);
   switch (pf?.caConfigSource) {
     case 'manifests':
       return `CA ${version} (${ca.deployment?.namespace}/${ca.deployment?.name} among the manifests)`;

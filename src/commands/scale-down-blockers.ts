@@ -7,7 +7,14 @@ import { renderScaleDownText } from '../report/scale-down-text.js';
 import { terminalStyle } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
 import { analyzeScaleDown, setNodeScope } from '../simulate/scale-down.js';
-import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
+import {
+  gatherInputs,
+  loadInstanceTypeData,
+  reportHeader,
+  requireOutput,
+  resolveNow,
+  splitArgs,
+} from './common.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
@@ -84,9 +91,6 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
     );
   } else {
     const ca = analysis.ca;
-    const caText = ca.found
-      ? `CA ${ca.version.version ?? `1.${ca.version.minor}`} (${ca.deployment?.namespace}/${ca.deployment?.name})`
-      : `no CA found (defaults of 1.${ca.version.minor})`;
     const notes: string[] = [];
     if (analysis.nodeGroupsResult.nodeGroups.length === 0)
       notes.push(
@@ -108,11 +112,7 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
           ...(sd.caStartedAt ? { caStartedAt: sd.caStartedAt.toISOString() } : {}),
           findings,
           skipped,
-          header: {
-            ca: caText,
-            now: now.toISOString(),
-            source: o.from.length ? `from ${o.from.join(', ')}` : 'live',
-          },
+          header: reportHeader(ca, now, o),
           notes,
           width: deps.stdoutIsTTY ? deps.terminalWidth : undefined,
         },

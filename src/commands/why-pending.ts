@@ -13,7 +13,14 @@ import { terminalStyle } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { Analysis } from '../simulate/analysis.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
-import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
+import {
+  gatherInputs,
+  loadInstanceTypeData,
+  reportHeader,
+  requireOutput,
+  resolveNow,
+  splitArgs,
+} from './common.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
 import { strictExitCode } from './strict.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
@@ -203,10 +210,6 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
       pods: reports,
     });
   } else {
-    const ca = analysis.ca;
-    const caText = ca.found
-      ? `CA ${ca.version.version ?? `1.${ca.version.minor}`} (${ca.deployment?.namespace}/${ca.deployment?.name}) · expander ${ca.flags.expander.value}`
-      : `no CA found (defaults of 1.${ca.version.minor})`;
     const notes: string[] = [];
     if (analysis.nodeGroups.length === 0)
       notes.push(
@@ -217,11 +220,7 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
         pods: reports,
         findings,
         skipped,
-        header: {
-          ca: caText,
-          now: now.toISOString(),
-          source: o.from.length ? `from ${o.from.join(', ')}` : 'live',
-        },
+        header: reportHeader(analysis.ca, now, o, `expander ${analysis.ca.flags.expander.value}`),
         notes,
         width: deps.stdoutIsTTY ? deps.terminalWidth : undefined,
         hyperlinks: deps.stdoutIsTTY && supportsHyperlinks(),

@@ -12,7 +12,7 @@
  *       reason: Debug pods are deleted after each incident.
  */
 import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
+import { parseYamlFile } from '../gather/yaml-file.js';
 import { InputError } from '../model/errors.js';
 import type { Finding, Severity } from '../model/findings.js';
 import type { KubeObject } from '../model/k8s.js';
@@ -75,21 +75,7 @@ export function parseCasdoctorConfig(
   file: string,
   knownChecks: ReadonlySet<string>,
 ): CasdoctorConfig {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
-  const err = doc.errors[0];
-  if (err) {
-    const pos = err.linePos?.[0];
-    throw new InputError(
-      `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`,
-      file,
-      pos ? { line: pos.line, column: pos.col } : undefined,
-    );
-  }
-  const lineOf = (p: Array<string | number>): number => {
-    const node = doc.getIn(p, true) as { range?: number[] } | undefined;
-    return node?.range ? lineCounter.linePos(node.range[0]).line : 1;
-  };
+  const { doc, lineOf } = parseYamlFile(text, file, { uniqueKeys: true });
   const fail = (p: Array<string | number>, msg: string): never => {
     throw new InputError(`${file}:${lineOf(p)}: ${msg}`, file);
   };

@@ -1,14 +1,13 @@
 // Reads an eksctl ClusterConfig (--eksctl) into declared node groups: what the ASG and, for managed node groups,
 // eks:DescribeNodegroup would tell CA, and what real nodes of each group carry.
 // eksctl: pkg/apis/eksctl.io/v1alpha5 (types.go, defaults.go); docs "Auto Scaling" (propagateASGTags, scaling from 0).
-import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
 import { InputError } from '../model/errors.js';
 import type { Taint } from '../model/k8s.js';
 import type { DeclaredNodeGroup, DeclaredNodeGroups, EksTaint } from '../model/preflight.js';
+import { parseYamlFile, readFlagFile } from './yaml-file.js';
 
-const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
-const TAINT_TAG = 'k8s.io/cluster-autoscaler/node-template/taint/';
+export const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
+export const TAINT_TAG = 'k8s.io/cluster-autoscaler/node-template/taint/';
 // eksctl: pkg/apis/eksctl.io/v1alpha5 ClusterNameLabel / NodeGroupNameLabel, set on every node group's labels (setDefaultNodeLabels)
 const EKSCTL_CLUSTER_LABEL = 'alpha.eksctl.io/cluster-name';
 const EKSCTL_NODEGROUP_LABEL = 'alpha.eksctl.io/nodegroup-name';
@@ -32,13 +31,7 @@ const EKS_EFFECT: Record<string, string> = {
 };
 
 export async function readEksctlConfig(path: string): Promise<DeclaredNodeGroups> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new InputError(`--eksctl ${path}: no such file`, path);
-  }
-  return parseEksctlConfig(text, path);
+  return parseEksctlConfig(await readFlagFile('--eksctl', path), path);
 }
 
 type Obj = Record<string, unknown>;
@@ -49,17 +42,7 @@ function isObj(v: unknown): v is Obj {
 
 /** Parses a ClusterConfig; anything eksctl itself would reject as malformed is an InputError naming file and line. */
 export function parseEksctlConfig(text: string, file: string): DeclaredNodeGroups {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, version: '1.1', merge: true });
-  const err = doc.errors[0];
-  if (err) {
-    const pos = err.linePos?.[0];
-    throw new InputError(
-      `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`,
-      file,
-      pos ? { line: pos.line, column: pos.col } : undefined,
-    );
-  }
+  const { doc, lineOf } = parseYamlFile(text, file, { uniqueKeys: false, version: '1.1', merge: true });
   const cfg = doc.toJS({ maxAliasCount: 100 }) as unknown;
   if (!isObj(cfg) || cfg.kind !== 'ClusterConfig' || !String(cfg.apiVersion ?? '').startsWith('eksctl.io/')) {
     throw new InputError(
@@ -67,10 +50,6 @@ export function parseEksctlConfig(text: string, file: string): DeclaredNodeGroup
       file,
     );
   }
-  const lineOf = (path: Array<string | number>): number => {
-    const node = doc.getIn(path, true) as { range?: number[] } | undefined;
-    return node?.range ? lineCounter.linePos(node.range[0]).line : 1;
-  };
   const meta = isObj(cfg.metadata) ? cfg.metadata : {};
   const clusterName = typeof meta.name === 'string' ? meta.name : undefined;
   const region = typeof meta.region === 'string' ? meta.region : undefined;
@@ -171,6 +150,22 @@ function intField(ng: Obj, key: string, file: string, line: number): number | un
     );
   }
   return v;
+}
+
+/** Sets an ASG tag in place: a key given again takes the new value where the key first stood. */
+export function setTag(tags: Array<{ key: string; value: string }>, key: string, value: string): void {
+  const at = tags.findIndex((t) => t.key === key);
+  if (at >= 0) tags[at] = { key, value };
+  else tags.push({ key, value });
+}
+
+/** Taints as eks:DescribeNodegroup returns them (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE). */
+export function eksTaintsOf(taints: Taint[]): EksTaint[] {
+  return taints.map((t) => ({
+    key: t.key,
+    ...(t.value !== undefined ? { value: t.value } : {}),
+    effect: EKS_EFFECT[t.effect] ?? t.effect,
+  }));
 }
 
 /** Taints in the list form ([{key, value, effect}]) or the older map form ({key: "value:Effect"}). */
@@ -291,11 +286,7 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
   const volumeSizeGiB = typeof ng.volumeSize === 'number' ? ng.volumeSize : DEFAULT_VOLUME_SIZE_GIB;
 
   const asgTags: Array<{ key: string; value: string }> = [];
-  const addTag = (key: string, value: string) => {
-    const at = asgTags.findIndex((t) => t.key === key);
-    if (at >= 0) asgTags[at] = { key, value };
-    else asgTags.push({ key, value });
-  };
+  const addTag = (key: string, value: string) => setTag(asgTags, key, value);
   const cluster = c.clusterName;
   const iam = isObj(ng.iam) ? ng.iam : undefined;
   const addons = iam && isObj(iam.withAddonPolicies) ? iam.withAddonPolicies : undefined;
@@ -344,12 +335,7 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
   };
   if (c.managed) {
     const capacityType = spot ? 'SPOT' : 'ON_DEMAND';
-    const eksTaints: EksTaint[] = taints.map((t) => ({
-      key: t.key,
-      ...(t.value !== undefined ? { value: t.value } : {}),
-      effect: EKS_EFFECT[t.effect] ?? t.effect,
-    }));
-    group.eks = { labels: { ...labels }, taints: eksTaints, capacityType, tags: userTags };
+    group.eks = { labels: { ...labels }, taints: eksTaintsOf(taints), capacityType, tags: userTags };
     // EKS adds these to every node of a managed node group
     group.labels['eks.amazonaws.com/nodegroup'] = name;
     group.labels['eks.amazonaws.com/capacityType'] = capacityType;

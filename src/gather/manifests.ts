@@ -7,6 +7,7 @@ import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
 import { InputError } from '../model/errors.js';
 import type { KubeObject } from '../model/k8s.js';
 import type { LocatedObject, ManifestSet } from '../model/preflight.js';
+import { malformedYaml } from './yaml-file.js';
 
 /** The label used for objects read from stdin (`-f -`). */
 export const STDIN_LABEL = '<stdin>';
@@ -266,14 +267,7 @@ function parseYaml(text: string, file: string): RawDoc[] {
   const out: RawDoc[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];
-    if (err) {
-      const pos = err.linePos?.[0];
-      throw new InputError(
-        `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`,
-        file,
-        pos ? { line: pos.line, column: pos.col } : undefined,
-      );
-    }
+    if (err) throw malformedYaml(err, file);
     const contents = d.contents;
     if (!contents) continue;
     const value = d.toJS({ maxAliasCount: 100 });

@@ -1,15 +1,12 @@
 // Reads casdoctor's own node-groups file (--node-groups; schema: schemas/node-groups.schema.json) into declared
 // node groups. The reader enforces the same rules as the schema, with file:line in every error.
-import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
 import { InputError } from '../model/errors.js';
 import { isValidQuantity } from '../model/quantity.js';
-import type { DeclaredNodeGroup, DeclaredNodeGroups, EksTaint } from '../model/preflight.js';
-import { parseEksctlTaints } from './eksctl.js';
+import type { DeclaredNodeGroup, DeclaredNodeGroups } from '../model/preflight.js';
+import { eksTaintsOf, LABEL_TAG, parseEksctlTaints, setTag, TAINT_TAG } from './eksctl.js';
+import { parseYamlFile, readFlagFile } from './yaml-file.js';
 
 export const NODE_GROUPS_API_VERSION = 'casdoctor.io/v1alpha1';
-const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
-const TAINT_TAG = 'k8s.io/cluster-autoscaler/node-template/taint/';
 const ZONE_RE = /^[a-z]{2}(-[a-z]+)+-\d[a-z]$/;
 const TOP_KEYS = new Set(['apiVersion', 'kind', 'clusterName', 'region', 'nodeGroups']);
 const GROUP_KEYS = new Set([
@@ -39,31 +36,11 @@ function isObj(v: unknown): v is Obj {
 }
 
 export async function readNodeGroupsFile(path: string): Promise<DeclaredNodeGroups> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new InputError(`--node-groups ${path}: no such file`, path);
-  }
-  return parseNodeGroupsFile(text, path);
+  return parseNodeGroupsFile(await readFlagFile('--node-groups', path), path);
 }
 
 export function parseNodeGroupsFile(text: string, file: string): DeclaredNodeGroups {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
-  const err = doc.errors[0];
-  if (err) {
-    const pos = err.linePos?.[0];
-    throw new InputError(
-      `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`,
-      file,
-      pos ? { line: pos.line, column: pos.col } : undefined,
-    );
-  }
-  const lineOf = (path: Array<string | number>): number => {
-    const node = doc.getIn(path, true) as { range?: number[] } | undefined;
-    return node?.range ? lineCounter.linePos(node.range[0]).line : 1;
-  };
+  const { doc, lineOf } = parseYamlFile(text, file, { uniqueKeys: true });
   const fail = (path: Array<string | number>, msg: string): never => {
     throw new InputError(`${file}:${lineOf(path)}: ${msg}`, file);
   };
@@ -211,11 +188,7 @@ function groupFrom(
   const volumeSize = optInt(ng, 'volumeSize', base, fail);
 
   const asgTags: Array<{ key: string; value: string }> = [];
-  const addTag = (key: string, value: string) => {
-    const at = asgTags.findIndex((t) => t.key === key);
-    if (at >= 0) asgTags[at] = { key, value };
-    else asgTags.push({ key, value });
-  };
+  const addTag = (key: string, value: string) => setTag(asgTags, key, value);
   if (managed) {
     if (!c.clusterName) fail(base, `node group ${name} is managed: the file needs clusterName`);
     addTag('eks:cluster-name', c.clusterName as string);
@@ -254,18 +227,8 @@ function groupFrom(
     notes,
   };
   if (managed) {
-    const eksTaints: EksTaint[] = taints.map((t) => ({
-      key: t.key,
-      ...(t.value !== undefined ? { value: t.value } : {}),
-      effect:
-        t.effect === 'NoSchedule'
-          ? 'NO_SCHEDULE'
-          : t.effect === 'NoExecute'
-            ? 'NO_EXECUTE'
-            : 'PREFER_NO_SCHEDULE',
-    }));
     // managed: CA learns labels and taints from DescribeNodegroup, whatever propagateASGTags says
-    group.eks = { labels: { ...labels }, taints: eksTaints, capacityType, tags: {} };
+    group.eks = { labels: { ...labels }, taints: eksTaintsOf(taints), capacityType, tags: {} };
     group.labels['eks.amazonaws.com/nodegroup'] = name;
     group.labels['eks.amazonaws.com/capacityType'] = capacityType;
   }

@@ -1,6 +1,7 @@
 import type { NodeGroupReport } from '../model/asg-audit.js';
 import type { Finding, Skipped } from '../model/findings.js';
-import { PLAIN, type Style, severityMark } from './style.js';
+import { findingBlock, findingCounts, indent, skippedLines } from './findings-text.js';
+import { PLAIN, type Style } from './style.js';
 
 export interface AsgAuditTextInput {
   nodeGroups: NodeGroupReport[];
@@ -8,23 +9,6 @@ export interface AsgAuditTextInput {
   skipped: Skipped[];
   header: { ca: string; discovery: string; now: string; source: string };
   notes: string[];
-}
-
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((l) => (l === '' ? l : prefix + l))
-    .join('\n');
-}
-
-function findingBlock(f: Finding, s: Style): string {
-  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
-  for (const e of f.evidence.slice(0, 6)) {
-    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
-  }
-  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
-  lines.push(s.dim(`    docs: ${f.docsUrl}`));
-  return lines.join('\n');
 }
 
 function templateText(g: NodeGroupReport): string {
@@ -74,25 +58,16 @@ export function renderAsgAuditText(input: AsgAuditTextInput, s: Style = PLAIN): 
     out.push(groupHeader(g, s));
     const fs = input.findings.filter((f) => groupOf(f) === g.name);
     if (fs.length === 0) out.push(s.green('  ✔ no findings'));
-    for (const f of fs) out.push(indent(findingBlock(f, s), '  '));
+    for (const f of fs) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
     out.push('');
   }
   const rest = input.findings.filter((f) => groupOf(f) === undefined);
   if (rest.length > 0) {
     out.push(s.bold('Cluster-wide'));
-    for (const f of rest) out.push(indent(findingBlock(f, s), '  '));
+    for (const f of rest) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
     out.push('');
   }
-  const count = (sev: string) => input.findings.filter((f) => f.severity === sev).length;
-  out.push(
-    s.bold(`${input.nodeGroups.length} ASG(s) audited`) +
-      ` · findings: ${count('error')} error, ${count('warning')} warning, ${count('info')} info`,
-  );
-  if (input.skipped.length > 0) {
-    out.push(
-      s.yellow(`skipped checks (${input.skipped.length}): `) +
-        input.skipped.map((k) => `${k.checkId} (${k.detail})`).join('; '),
-    );
-  }
+  out.push(`${s.bold(`${input.nodeGroups.length} ASG(s) audited`)} · ${findingCounts(input.findings)}`);
+  out.push(...skippedLines(input.skipped, s));
   return `${out.join('\n')}\n`;
 }

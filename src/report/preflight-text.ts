@@ -2,15 +2,9 @@
 // file:line, evidence and fix, then a one-line summary.
 import type { Finding } from '../model/findings.js';
 import type { PreflightReport } from '../model/preflight.js';
+import { indent } from './findings-text.js';
 import { isFailing } from './junit.js';
 import { PLAIN, type Style, severityMark } from './style.js';
-
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((l) => prefix + l)
-    .join('\n');
-}
 
 function subject(f: Finding): string {
   return `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;

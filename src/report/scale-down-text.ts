@@ -1,7 +1,8 @@
-import Table from 'cli-table3';
 import type { Finding, Skipped } from '../model/findings.js';
 import type { NotBlockingKind, ScaleDownNodeReport, UnremovableReason } from '../model/scale-down.js';
-import { PLAIN, type Style, severityMark } from './style.js';
+import { findingBlock, findingCounts, indent, skippedLines } from './findings-text.js';
+import { PLAIN, type Style } from './style.js';
+import { plainTable } from './table.js';
 
 export interface ScaleDownTextInput {
   summary: string;
@@ -51,13 +52,6 @@ function pct(v: number): string {
   return `${(v * 100).toFixed(1).replace(/\.0$/, '')}%`;
 }
 
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((l) => (l === '' ? '' : prefix + l))
-    .join('\n');
-}
-
 function shortNode(name: string): string {
   return name.replace(/\.(ec2|compute)\.internal$/, '');
 }
@@ -82,50 +76,6 @@ function blockingCell(n: ScaleDownNodeReport): string {
   if (n.blockingPods.length === 0) return n.caReason === 'NoPlaceToMovePods' && n.unplaceable ? `no room: ${n.unplaceable.name}` : '';
   const reasons = [...new Set(n.blockingPods.map((b) => b.caReason))];
   return `${n.blockingPods.length}: ${reasons.join(', ')}`;
-}
-
-function plainTable(head: string[], rows: string[][], wrapLast?: number): string {
-  const table = new Table({
-    head,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2, compact: true },
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '  ',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: '',
-    },
-    ...(wrapLast
-      ? { colWidths: [...head.slice(0, -1).map(() => null), wrapLast] as never, wordWrap: true }
-      : {}),
-  });
-  for (const r of rows) table.push(r);
-  // cli-table3 pads the last column; trailing blanks only make pipes and diffs noisy
-  return table
-    .toString()
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n');
-}
-
-function findingBlock(f: Finding, s: Style): string {
-  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
-  for (const e of f.evidence.slice(0, 6)) {
-    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
-  }
-  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
-  lines.push(s.dim(`    docs: ${f.docsUrl}`));
-  return lines.join('\n');
 }
 
 function nodeDetail(n: ScaleDownNodeReport, s: Style): string[] {
@@ -228,18 +178,10 @@ export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN)
   }
   if (input.findings.length > 0) {
     out.push(s.bold('What to change'));
-    for (const f of input.findings) out.push(indent(findingBlock(f, s), '  '));
+    for (const f of input.findings) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
     out.push('');
   }
-  const bySeverity = (sev: string) => input.findings.filter((f) => f.severity === sev).length;
-  out.push(
-    `${s.bold(input.summary)} · findings: ${bySeverity('error')} error, ${bySeverity('warning')} warning, ${bySeverity('info')} info`,
-  );
-  if (input.skipped.length > 0) {
-    out.push(
-      s.yellow(`skipped checks (${input.skipped.length}): `) +
-        input.skipped.map((k) => `${k.checkId} (${k.detail})`).join('; '),
-    );
-  }
+  out.push(`${s.bold(input.summary)} · ${findingCounts(input.findings)}`);
+  out.push(...skippedLines(input.skipped, s));
   return `${out.join('\n')}\n`;
 }

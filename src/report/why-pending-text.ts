@@ -1,7 +1,8 @@
-import Table from 'cli-table3';
 import type { Finding, Skipped } from '../model/findings.js';
 import type { PodReport, PodVerdict } from '../model/why-pending.js';
-import { hyperlink, PLAIN, type Style, severityMark } from './style.js';
+import { findingBlock, findingCounts, indent, skippedLines } from './findings-text.js';
+import { PLAIN, type Style } from './style.js';
+import { plainTable } from './table.js';
 
 export interface WhyPendingTextInput {
   pods: PodReport[];
@@ -36,73 +37,27 @@ function ago(seconds: number | undefined): string {
   return `${Math.round(seconds / 3600)}h ago`;
 }
 
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((l) => prefix + l)
-    .join('\n');
-}
-
-function findingBlock(f: Finding, s: Style, links = false): string {
-  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
-  for (const e of f.evidence.slice(0, 6)) {
-    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
-  }
-  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
-  lines.push(s.dim(`    docs: ${links ? hyperlink(f.checkId, f.docsUrl) : f.docsUrl}`));
-  return lines.join('\n');
-}
-
 function groupTable(p: PodReport, s: Style, width?: number): string {
   const head = ['NODE GROUP', 'MIN/CUR/MAX', 'INSTANCE', 'TEMPLATE', 'FITS', 'FIRST FAILING REASON'];
   const fixed = 18 + 13 + 14 + 10 + 6 + 12;
   const reasonWidth = width ? Math.max(30, width - fixed) : undefined;
-  const table = new Table({
-    head,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2, compact: true },
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '  ',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: '',
-    },
-    ...(reasonWidth
-      ? { colWidths: [null, null, null, null, null, reasonWidth] as never, wordWrap: true }
-      : {}),
-  });
-  for (const g of p.nodeGroups) {
+  const rows = p.nodeGroups.map((g) => {
     const mark = g.fits ? s.green('yes') : g.predicatesPass ? s.yellow('no*') : s.red('no');
     const reason = g.fits
       ? g.expanderChoice
         ? s.green(`fits; ${p.expander?.name ?? 'expander'} picks it`)
         : 'fits'
       : `${g.reasons.join(', ')}${g.values ? s.dim(` (${g.values})`) : ''}`;
-    table.push([
+    return [
       g.name,
       `${g.minSize}/${g.targetSize}/${g.maxSize}`,
       g.template.instanceType ?? '-',
       g.template.source,
       mark,
       reason,
-    ]);
-  }
-  // cli-table3 pads the last column; trailing blanks only make pipes and diffs noisy
-  return table
-    .toString()
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n');
+    ];
+  });
+  return plainTable(head, rows, reasonWidth);
 }
 
 export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAIN): string {
@@ -148,13 +103,13 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     const fs = podFindings.get(key) ?? [];
     if (fs.length > 0) {
       out.push('');
-      for (const f of fs) out.push(indent(findingBlock(f, s, input.hyperlinks), '  '));
+      for (const f of fs) out.push(indent(findingBlock(f, s, { links: input.hyperlinks }), '  '));
     }
     out.push('');
   }
   if (otherFindings.length > 0) {
     out.push(s.bold('Node groups and cluster'));
-    for (const f of otherFindings) out.push(indent(findingBlock(f, s, input.hyperlinks), '  '));
+    for (const f of otherFindings) out.push(indent(findingBlock(f, s, { links: input.hyperlinks }), '  '));
     out.push('');
   }
   const counts = new Map<PodVerdict, number>();
@@ -164,16 +119,9 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
   )
     .filter((v) => counts.get(v))
     .map((v) => `${counts.get(v)} ${VERDICT_TEXT[v]}`);
-  const bySeverity = (sev: string) => input.findings.filter((f) => f.severity === sev).length;
   out.push(
-    s.bold(`${input.pods.length} pod(s): ${parts.join(', ') || 'none'}`) +
-      ` · findings: ${bySeverity('error')} error, ${bySeverity('warning')} warning, ${bySeverity('info')} info`,
+    `${s.bold(`${input.pods.length} pod(s): ${parts.join(', ') || 'none'}`)} · ${findingCounts(input.findings)}`,
   );
-  if (input.skipped.length > 0) {
-    out.push(
-      s.yellow(`skipped checks (${input.skipped.length}): `) +
-        input.skipped.map((k) => `${k.checkId} (${k.detail})`).join('; '),
-    );
-  }
+  out.push(...skippedLines(input.skipped, s));
   return `${out.join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ import type { NodeGroup } from '../model/node-group.js';
 import { formatResource } from '../model/quantity.js';
 import type { NodeInfo, Resources } from '../model/scheduling.js';
 import type { Analysis } from './analysis.js';
+import { controllerRef, isDaemonSetPod } from './drainability/pod-util.js';
 import type { InstanceTypeInfo } from './instance-types.js';
 import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
 import { findUntoleratedTaint, tolerationsTolerateTaint } from './predicates/taint-toleration.js';
@@ -17,6 +18,7 @@ import {
   sanitizeTaints,
   type TemplateResult,
 } from './template-node.js';
+import { isPendingCandidate } from './why-pending.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scope
@@ -58,24 +60,9 @@ export function isAsgScoped(a: Analysis): boolean {
 
 const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 
-function controllerOf(pod: Pod) {
-  return pod.metadata.ownerReferences?.find((o) => o.controller) ?? undefined;
-}
-
-export function isDaemonSetPod(pod: Pod): boolean {
-  return (
-    controllerOf(pod)?.kind === 'DaemonSet' ||
-    pod.metadata.annotations?.['cluster-autoscaler.kubernetes.io/daemonset-pod'] === 'true'
-  );
-}
-
 function isActive(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata.deletionTimestamp;
-}
-
-export function isPending(pod: Pod): boolean {
-  return (pod.status?.phase ?? 'Pending') === 'Pending' && !pod.spec?.nodeName;
 }
 
 const workloadPodsCache = new WeakMap<Analysis, Pod[]>();
@@ -110,7 +97,7 @@ function ownerIndex(a: Analysis): Map<string, { kind: string; name: string }> {
 /** "Deployment web/api", "StatefulSet payments/ledger-db", "CronJob batch/etl", or "Pod ns/name" for a bare pod. */
 export function workloadName(a: Analysis, pod: Pod): string {
   const ns = pod.metadata.namespace ?? 'default';
-  const ctrl = controllerOf(pod);
+  const ctrl = controllerRef(pod);
   if (!ctrl) return `Pod ${ns}/${pod.metadata.name}`;
   if (ctrl.kind === 'ReplicaSet' || ctrl.kind === 'Job') {
     const parent = ownerIndex(a).get(`${ctrl.kind}/${ns}/${ctrl.name}`);
@@ -374,7 +361,7 @@ export function labelDrifts(a: Analysis, g: NodeGroup): LabelDrift[] {
     for (const k of relevant) {
       const e = byKey.get(k) ?? { workloads: [], pending: [] };
       e.workloads.push(workloadName(a, pod));
-      if (isPending(pod)) e.pending.push(podRef(pod));
+      if (isPendingCandidate(pod)) e.pending.push(podRef(pod));
       byKey.set(k, e);
     }
   }
@@ -425,7 +412,7 @@ export function taintDrifts(a: Analysis, g: NodeGroup): TaintDrift[] {
     // CA would pick this group for Pending pods that match the scratch template but not tolerate the real taint
     const pods = workloadPods(a).filter(
       (pod) =>
-        isPending(pod) &&
+        isPendingCandidate(pod) &&
         podMatchesNodeSelectorAndAffinity(pod, scratchNode) &&
         !findUntoleratedTaint(pod.spec.tolerations, scratchTaints) &&
         !tolerationsTolerateTaint(pod.spec.tolerations, t),
@@ -439,7 +426,7 @@ export function taintDrifts(a: Analysis, g: NodeGroup): TaintDrift[] {
     const pods = workloadPods(a).filter(
       (pod) =>
         (p.nodes.some((n) => n.metadata.name === pod.spec.nodeName) ||
-          (isPending(pod) && podMatchesNodeSelectorAndAffinity(pod, realNode))) &&
+          (isPendingCandidate(pod) && podMatchesNodeSelectorAndAffinity(pod, realNode))) &&
         !tolerationsTolerateTaint(pod.spec.tolerations, t),
     );
     out.push(driftOf(a, t, 'extra', source, pods));
@@ -459,7 +446,7 @@ function driftOf(
     kind,
     source,
     workloads: uniqueSorted(pods.map((p) => workloadName(a, p))),
-    pendingPods: uniqueSorted(pods.filter(isPending).map(podRef)),
+    pendingPods: uniqueSorted(pods.filter(isPendingCandidate).map(podRef)),
   };
 }
 

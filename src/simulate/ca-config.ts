@@ -560,6 +560,11 @@ function supportedIn(def: FlagDef<unknown>, minor: number): boolean {
   return (def.since === undefined || minor >= def.since) && (def.until === undefined || minor < def.until);
 }
 
+/** CA's version as reports print it: the image tag ("v1.32.1"), else the minor casdoctor assumes ("1.32"). */
+export function caVersionText(ca: CaConfig): string {
+  return ca.version.version ?? `1.${ca.version.minor}`;
+}
+
 /** CA's effective configuration for its version: defaults, then the Deployment's args, then --ca-args overrides. */
 export function buildCaConfig(input: { deployment?: Deployment; overrideArgs?: string[] }): CaConfig {
   const container = input.deployment ? caContainerOf(input.deployment) : undefined;

@@ -12,6 +12,7 @@ import type { CaConfig } from '../model/ca-config.js';
 import type { DaemonSet, Node, NodeCondition, Pod, ResourceMap, Taint, Toleration } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { formatBytes, isValidQuantity } from '../model/quantity.js';
+import { controllerRef, isDaemonSetPod } from './drainability/pod-util.js';
 import type { InstanceTypeInfo, InstanceTypeTable } from './instance-types.js';
 import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
 import { findUntoleratedTaint } from './predicates/taint-toleration.js';
@@ -359,16 +360,6 @@ function isMirrorPod(pod: Pod): boolean {
   return !!pod.metadata.annotations?.[MIRROR_ANNOTATION];
 }
 
-function controllerOf(pod: Pod) {
-  return pod.metadata.ownerReferences?.find((o) => o.controller) ?? undefined;
-}
-
-/** CA: utils/pod IsDaemonSetPod. */
-function isDaemonSetPod(pod: Pod): boolean {
-  if (controllerOf(pod)?.kind === 'DaemonSet') return true;
-  return pod.metadata.annotations?.['cluster-autoscaler.kubernetes.io/daemonset-pod'] === 'true';
-}
-
 function sanitizedPod(pod: Pod, nodeName: string, suffix: string): Pod {
   const copy = structuredClone(pod);
   copy.metadata.name = `${pod.metadata.name}-${suffix}`;
@@ -454,7 +445,7 @@ function podsExpectedOnFreshNode(
   for (const pod of examplePods) {
     if (pod.metadata.deletionTimestamp) continue;
     if (isMirrorPod(pod) || isDaemonSetPod(pod)) pods.push(sanitizedPod(pod, nodeName, suffix));
-    const ctrl = controllerOf(pod);
+    const ctrl = controllerRef(pod);
     if (ctrl?.kind === 'DaemonSet') {
       running.add(ctrl.uid ? `uid:${ctrl.uid}` : `name:${pod.metadata.namespace}/${ctrl.name}`);
     }

@@ -1,8 +1,18 @@
 // Shared helpers for the asg-audit checks: subjects, AWS CLI snippets, severity by how soon a template matters.
 import type { Severity, Subject } from '../../model/findings.js';
+import type { Node, Pod } from '../../model/k8s.js';
 import type { NodeGroup } from '../../model/node-group.js';
+import type { NodeInfo } from '../../model/scheduling.js';
 import type { Analysis } from '../../simulate/analysis.js';
-import type { ScratchRelevance } from '../../simulate/asg-audit.js';
+import {
+  auditedGroups,
+  type ScratchRelevance,
+  scratchInfo,
+  scratchOf,
+  scratchRelevance,
+  workloadName,
+} from '../../simulate/asg-audit.js';
+import type { ScratchTemplate } from '../../simulate/template-node.js';
 
 export { groupSubject, listNames, tagCommand } from '../support.js';
 
@@ -29,8 +39,19 @@ export function softer(s: Severity): Severity {
   return s === 'error' ? 'warning' : 'info';
 }
 
+/** severityFor(r) when a Pending pod is affected, one notch softer when only running pods are, info when none is. */
+export function severityForPods(r: ScratchRelevance, affected: Pod[]): Severity {
+  const base = severityFor(r);
+  return affected.some((p) => !p.spec.nodeName) ? base : affected.length > 0 ? softer(base) : 'info';
+}
+
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The workloads of these pods ("Deployment web/api"), each once, sorted. */
+export function workloadNames(a: Analysis, pods: Pod[]): string[] {
+  return [...new Set(pods.map((p) => workloadName(a, p)))].sort();
 }
 
 /** "Deployment batch/report-builder (Pending: batch/report-builder-x)" lists, capped. */
@@ -50,4 +71,25 @@ export function taggedResources(g: NodeGroup): Set<string> {
   return new Set(
     (g.asg.Tags ?? []).filter((t) => t.Key.startsWith(prefix)).map((t) => t.Key.slice(prefix.length)),
   );
+}
+
+/** A discovered group of the audit with the scratch template CA builds for it. */
+export interface ScratchCase {
+  g: NodeGroup;
+  s: ScratchTemplate & { node: Node };
+  info: NodeInfo;
+  relevance: ScratchRelevance;
+}
+
+/** What the template-* checks look at: each audited group CA discovers whose scratch template has a node. */
+export function scratchCases(a: Analysis): ScratchCase[] {
+  const out: ScratchCase[] = [];
+  for (const g of auditedGroups(a)) {
+    if (!g.discovered) continue;
+    const s = scratchOf(a, g);
+    const info = scratchInfo(a, g);
+    if (!s.node || !info) continue;
+    out.push({ g, s: s as ScratchCase['s'], info, relevance: scratchRelevance(a, g) });
+  }
+  return out;
 }

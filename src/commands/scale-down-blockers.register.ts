@@ -8,6 +8,8 @@ export function registerScaleDownBlockers(program: Command, ctx: CliContext): vo
     .option('--node <name>', 'only this node')
     .option('--nodegroup <name>', 'only the nodes of this node group (ASG name)')
     .option('-l, --selector <selector>', 'node label selector, e.g. node-pool=general,capacity!=spot')
+    .option('--pick', 'at a terminal: choose the node from a searchable list')
+    .option('-w, --watch [interval]', 're-gather every interval (default 30s, at least 10s), redraw, and mark what changed')
     .addHelpText(
       'after',
       `
@@ -17,6 +19,8 @@ Examples:
   casdoctor scale-down-blockers --node ip-10-0-14-37.ec2.internal
   casdoctor scale-down-blockers -l node-pool=general --from ./dump --now 2026-11-21T10:00:00Z
   casdoctor scale-down-blockers --from examples/demo --ca-args "--min-replica-count=2"
+  casdoctor scale-down-blockers --pick                          at a terminal: pick the node from a list
+  casdoctor scale-down-blockers --watch 1m                      redraw every minute, marking nodes that became removable
 
 The simulation always covers every node (PDB budgets and free capacity are shared); the filters only
 choose what is reported.

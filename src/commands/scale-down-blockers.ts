@@ -1,6 +1,8 @@
 import { runChecks } from '../checks/engine.js';
 import { CHECKS } from '../checks/index.js';
-import { InputError } from '../model/errors.js';
+import { InputError, UsageError } from '../model/errors.js';
+import type { ScaleDownNodeReport } from '../model/scale-down.js';
+import type { RawInputs } from '../model/snapshot.js';
 import { SEVERITY_ORDER } from '../model/findings.js';
 import { renderJson } from '../report/json.js';
 import { renderScaleDownText } from '../report/scale-down-text.js';
@@ -16,6 +18,7 @@ import {
   splitArgs,
 } from './common.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
+import { parseWatchInterval } from './watch-interval.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export interface ScaleDownBlockersOptions extends GlobalOptions {
@@ -24,14 +27,91 @@ export interface ScaleDownBlockersOptions extends GlobalOptions {
   selector?: string;
   /** --fail-on was given on the command line (the global default does not fail this command). */
   failOnExplicit?: boolean;
+  /** --pick: choose the node from a list (at a terminal). */
+  pick?: boolean;
+  /** --watch [interval] */
+  watch?: string | boolean;
+}
+
+function canPromptWith(o: ScaleDownBlockersOptions, deps: Deps): boolean {
+  return Boolean(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && o.output === 'table' && !o.yes);
 }
 
 function listOf(names: string[], max = 8): string {
   return names.length > max ? `${names.slice(0, max).join(', ')}, ...` : names.join(', ');
 }
 
+export interface ScaleDownRound {
+  text: string;
+  nodes: ScaleDownNodeReport[];
+  exitCode: number;
+}
+
 export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: Deps): Promise<RunResult> {
   requireOutput(o.output, ['table', 'json'], 'scale-down-blockers');
+  if (o.selector) parseLabelSelector(o.selector);
+  const watchMs = o.watch === undefined ? undefined : parseWatchInterval(o.watch);
+  let target = o;
+  if (o.pick) {
+    if (o.node) throw new UsageError('--pick chooses a node; it does not combine with --node');
+    if (!canPromptWith(o, deps)) throw new UsageError('--pick needs a terminal (and no -o json or --yes); name the node with --node');
+    const raw = await gatherInputs(o, deps);
+    const node = await pickNode(raw, deps);
+    if (!node) return { exitCode: EXIT.ok };
+    target = { ...o, node };
+  }
+  if (watchMs === undefined) {
+    const round = await scaleDownRound(target, deps);
+    deps.stdout(round.text);
+    return { exitCode: round.exitCode };
+  }
+  const { watchLoop } = await import('./watch.js');
+  return watchLoop({
+    intervalMs: watchMs,
+    deps,
+    round: () => scaleDownRound(target, deps),
+    changes: (prev, next) => nodeChanges(prev.nodes, next.nodes),
+  });
+}
+
+/** What changed between two rounds: a node became removable (or stopped being), its CA reason changed, it appeared or went. */
+export function nodeChanges(prev: ScaleDownNodeReport[], next: ScaleDownNodeReport[]): string[] {
+  const before = new Map(prev.map((n) => [n.name, n]));
+  const after = new Map(next.map((n) => [n.name, n]));
+  const out: string[] = [];
+  for (const [name, n] of after) {
+    const b = before.get(name);
+    if (!b) out.push(`${name} is new (${n.removable ? 'removable' : n.caReason})`);
+    else if (b.removable !== n.removable) out.push(`${name} ${n.removable ? 'became removable' : `is no longer removable: ${n.caReason}`}`);
+    else if (b.caReason !== n.caReason) out.push(`${name}: ${b.caReason} → ${n.caReason}`);
+  }
+  for (const name of before.keys()) if (!after.has(name)) out.push(`${name} is gone`);
+  return out;
+}
+
+/** Lists the nodes (group, Ready) and lets the user choose one. */
+async function pickNode(raw: RawInputs, deps: Deps): Promise<string | undefined> {
+  const items = [...raw.nodes]
+    .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1))
+    .map((n) => {
+      const labels = n.metadata.labels ?? {};
+      const ready = n.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+      return {
+        label: n.metadata.name ?? '',
+        detail: `${labels['node.kubernetes.io/instance-type'] ?? '?'} · ${labels['topology.kubernetes.io/zone'] ?? '?'}${ready ? '' : ' · NotReady'}`,
+        value: n.metadata.name ?? '',
+      };
+    });
+  if (items.length === 0) {
+    deps.stdout('No nodes.\n');
+    return undefined;
+  }
+  const { pick } = await import('../interactive/picker.js');
+  return pick('Pick a node', items, deps.terminal!);
+}
+
+/** One complete run: gather, analyse, check, render. */
+export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): Promise<ScaleDownRound> {
   const reqs = o.selector ? parseLabelSelector(o.selector) : [];
   const now = resolveNow(o, deps);
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
@@ -69,9 +149,9 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
   for (const w of raw.warnings) deps.stderr(`warning: ${w}\n`);
   for (const g of raw.gaps) deps.stderr(`warning: ${g.detail}\n`);
 
+  let text: string;
   if (o.output === 'json') {
-    deps.stdout(
-      renderJson({
+    text = renderJson({
         schemaVersion: 1,
         command: 'scale-down-blockers',
         now: now.toISOString(),
@@ -87,8 +167,7 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
           leftSeconds: Math.ceil(c.leftMs / 1000),
           ...(c.group ? { nodeGroup: c.group } : {}),
         })),
-      }),
-    );
+      });
   } else {
     const ca = analysis.ca;
     const notes: string[] = [];
@@ -99,8 +178,7 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
     notes.push(...sd.notes);
     if (o.node || o.nodegroup || o.selector)
       notes.push('filters choose what is shown; the simulation still covers every node, as CA does');
-    deps.stdout(
-      renderScaleDownText(
+    text = renderScaleDownText(
         {
           summary: sd.summary,
           nodes: sd.inScope.map((n) => n.report),
@@ -117,10 +195,11 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
           width: deps.stdoutIsTTY ? deps.terminalWidth : undefined,
         },
         await terminalStyle(o.color && deps.stdoutIsTTY),
-      ),
-    );
+      );
   }
-  if (!o.failOnExplicit || o.failOn === 'never') return { exitCode: EXIT.ok };
+  const nodes = sd.inScope.map((n) => n.report);
+  if (!o.failOnExplicit || o.failOn === 'never') return { text, nodes, exitCode: EXIT.ok };
   const threshold = SEVERITY_ORDER[o.failOn];
-  return { exitCode: findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok };
+  const exitCode = findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok;
+  return { text, nodes, exitCode };
 }

@@ -5,7 +5,7 @@ import { SEVERITY_ORDER } from '../model/findings.js';
 import type { Pod } from '../model/k8s.js';
 import type { RawInputs } from '../model/snapshot.js';
 import type { PodReport } from '../model/why-pending.js';
-import { formatDurationShort, parseGoDuration } from '../model/duration.js';
+import { formatDurationShort } from '../model/duration.js';
 import { indexEventsByInvolvedObject, latestCaEventForPod } from '../simulate/ca-events.js';
 import { supportsHyperlinks } from '../report/style.js';
 import { renderJson } from '../report/json.js';
@@ -22,6 +22,7 @@ import {
   splitArgs,
 } from './common.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
+import { parseWatchInterval } from './watch-interval.js';
 import { strictExitCode } from './strict.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
@@ -160,22 +161,6 @@ export function podChanges(prev: PodReport[], next: PodReport[]): string[] {
   }
   for (const [k, r] of after) if (!before.has(k)) out.push(`${k} is newly Pending (${r.verdict})`);
   return out;
-}
-
-export function parseWatchInterval(v: string | boolean): number {
-  if (v === true || v === '') return 30_000;
-  const ms = parseGoDurationSafe(String(v));
-  if (ms === undefined) throw new UsageError(`--watch ${JSON.stringify(v)}: use an interval such as 30s or 1m`);
-  if (ms < 10_000) throw new UsageError(`--watch ${v}: the interval must be at least 10s (each round lists the whole cluster)`);
-  return ms;
-}
-
-function parseGoDurationSafe(s: string): number | undefined {
-  try {
-    return parseGoDuration(/^\d+$/.test(s) ? `${s}s` : s);
-  } catch {
-    return undefined;
-  }
 }
 
 /** One complete run: gather, analyse, check, render. */

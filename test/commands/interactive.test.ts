@@ -79,6 +79,33 @@ describe.skipIf(!tmux)('at a terminal (tmux; skipped where tmux is not installed
     expect(r.stdout).not.toContain('What next?');
   });
 
+  it('scale-down-blockers --pick lists the nodes and explains the chosen one', async () => {
+    const s = start(`${cli} scale-down-blockers --pick --from ${DEMO} --now ${DEMO_NOW}`);
+    await waitFor(s, /11 of 11/);
+    keys(s, '9-58');
+    await waitFor(s, /1 of 11/);
+    keys(s, 'Enter');
+    const report = await waitFor(s, /EXIT=\d/);
+    expect(report).toMatch(/ip-10-0-9-58 .*ScaleDownDisabledAnnotation/);
+    expect(report).toContain('EXIT=0');
+  });
+
+  it('scale-down-blockers --watch marks a node whose CA reason changed between rounds', async () => {
+    const dump = mkdtempSync(join(tmpdir(), 'casdoctor-watch-sd-'));
+    cpSync(DEMO, dump, { recursive: true });
+    const node = 'ip-10-0-9-58.ec2.internal';
+    const s = start(`${cli} scale-down-blockers --node ${node} --from ${dump} --now ${DEMO_NOW} --watch 10s`);
+    await waitFor(s, /round 1 at .*every 10s/);
+    const nodes = JSON.parse(readFileSync(join(dump, 'nodes.json'), 'utf8'));
+    const n = nodes.items.find((x: { metadata: { name: string } }) => x.metadata.name === node);
+    delete n.metadata.annotations['cluster-autoscaler.kubernetes.io/scale-down-disabled'];
+    writeFileSync(join(dump, 'nodes.json'), JSON.stringify(nodes));
+    const round2 = await waitFor(s, /1 change\(s\) since the last round/, 20_000);
+    expect(round2).toMatch(/\* ip-10-0-9-58\.ec2\.internal: ScaleDownDisabledAnnotation → \w+/);
+    keys(s, 'C-c');
+    expect(await waitFor(s, /EXIT=\d/)).toContain('EXIT=0');
+  }, 40_000);
+
   it('never prompts off a terminal or with --yes', () => {
     const r = spawnSync(process.execPath, ['bin/casdoctor.js', 'why-pending', '--from', DEMO, '--yes'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);

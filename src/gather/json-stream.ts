@@ -8,14 +8,14 @@ import { InputError } from '../model/errors.js';
 export interface ReadOptions {
   /** JSON files at least this large are streamed when they are indented Lists (default 8 MiB). */
   streamThresholdBytes?: number;
-  /** Bytes read per chunk when streaming (default 16 MiB). */
+  /** Bytes read per chunk when streaming (default 4 MiB). */
   chunkBytes?: number;
   /** Largest file read as one string (default: V8's string limit); tests lower it. */
   wholeTextLimitBytes?: number;
 }
 
 const DEFAULT_THRESHOLD = 8 << 20;
-const DEFAULT_CHUNK = 16 << 20;
+const DEFAULT_CHUNK = 4 << 20;
 // V8's longest string is 2^29 - 24 characters; a file above this cannot be read as one string at all.
 const MAX_STRING = (1 << 29) - 24;
 // Items are parsed in batches of about this much text: below V8's large-object size, so each batch's string dies young

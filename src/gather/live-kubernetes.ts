@@ -540,10 +540,14 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
   };
   for (const [k, v] of Object.entries(reqOpts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
   if (reqOpts.auth) headers.Authorization = `Basic ${Buffer.from(reqOpts.auth).toString('base64')}`;
+  // client-node's agent has keepAlive off, so every page paid a new TCP and TLS handshake (~200 for a 100k-pod list):
+  // reuse connections, as client-go does. Free sockets are unref'd and the agent is destroyed when the lists are done.
+  const agent = reqOpts.agent as (http.Agent & { keepAlive?: boolean }) | undefined;
+  if (agent) agent.keepAlive = true;
   const target: Target = {
     server,
     context,
-    agent: reqOpts.agent as http.Agent,
+    agent: agent as http.Agent,
     headers,
     timeoutMs: opts.requestTimeoutMs,
     authHint: authHintFor(kc, context),
@@ -570,7 +574,7 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
       if ('items' in outcome) progress(`listed ${outcome.items.length} ${resourceName(spec)}`);
       return { spec, outcome, extraGaps };
     }),
-  );
+  ).finally(() => agent?.destroy());
   for (const { spec, outcome, extraGaps } of outcomes) {
     inputs.gaps.push(...extraGaps);
     if ('gap' in outcome) {

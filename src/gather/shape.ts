@@ -351,53 +351,97 @@ function describe(shape: Shape): string {
   return 'an object';
 }
 
-/** The value fitted to the shape, or DROP; `problems` gets "path: expected ..., got ..." for what was dropped. */
-function fit(v: unknown, shape: Shape, path: string, problems: string[]): unknown {
-  const bad = () => {
-    problems.push(`${path}: expected ${describe(shape)}, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`);
-    return DROP;
-  };
+// Where fit() is, kept as a stack and turned into "spec.containers[0].ports" only when a problem is reported: building
+// that string for every field of every object was most of the loader's time at 100k pods.
+const KEYS: Array<string | number> = [];
+const STEPS: number[] = []; // 0: an object member, 1: a record entry, 2: a list index
+
+function here(base: string): string {
+  let out = base;
+  for (let i = 0; i < KEYS.length; i++) {
+    const k = KEYS[i];
+    out = STEPS[i] === 2 ? `${out}[${k}]` : STEPS[i] === 1 ? `${out}.${k}` : out ? `${out}.${k}` : String(k);
+  }
+  return out;
+}
+
+function bad(v: unknown, shape: Shape, base: string, problems: string[]): typeof DROP {
+  problems.push(
+    `${here(base)}: expected ${describe(shape)}, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`,
+  );
+  return DROP;
+}
+
+const members = new WeakMap<Record<string, Shape>, Array<[string, Shape]>>();
+function membersOf(fields: Record<string, Shape>): Array<[string, Shape]> {
+  let m = members.get(fields);
+  if (!m) members.set(fields, (m = Object.entries(fields)));
+  return m;
+}
+
+/**
+ * The value fitted to the shape, or DROP; `problems` gets "path: expected ..., got ..." for what was dropped. Fits in
+ * place: a list is copied only when an entry is dropped.
+ */
+function fit(v: unknown, shape: Shape, base: string, problems: string[]): unknown {
   if (typeof shape === 'string') {
     switch (shape) {
       case 'string':
-        return typeof v === 'string' ? v : bad();
+        return typeof v === 'string' ? v : bad(v, shape, base, problems);
       case 'boolean':
-        return typeof v === 'boolean' ? v : bad();
+        return typeof v === 'boolean' ? v : bad(v, shape, base, problems);
       case 'number':
-        return typeof v === 'number' && Number.isFinite(v) ? v : bad();
+        return typeof v === 'number' && Number.isFinite(v) ? v : bad(v, shape, base, problems);
       case 'quantity':
       case 'int-or-string':
-        return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? v : bad();
+        return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
+          ? v
+          : bad(v, shape, base, problems);
     }
   }
-  if ('nullable' in shape) return v === null ? null : fit(v, shape.nullable, path, problems);
+  if ('nullable' in shape) return v === null ? null : fit(v, shape.nullable, base, problems);
   if ('array' in shape) {
-    if (!Array.isArray(v)) return bad();
-    const out: unknown[] = [];
-    v.forEach((x, i) => {
-      const y = fit(x, shape.array, `${path}[${i}]`, problems);
-      if (y !== DROP) out.push(y);
-    });
-    return out;
+    if (!Array.isArray(v)) return bad(v, shape, base, problems);
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      KEYS.push(i);
+      STEPS.push(2);
+      const y = fit(v[i], shape.array, base, problems);
+      KEYS.pop();
+      STEPS.pop();
+      if (y === DROP) kept ??= v.slice(0, i);
+      else if (kept) kept.push(y);
+      else if (y !== v[i]) v[i] = y;
+    }
+    return kept ?? v;
   }
   if ('record' in shape) {
-    if (!isObject(v)) return bad();
-    for (const [k, x] of Object.entries(v)) {
-      const y = fit(x, shape.record, `${path}.${k}`, problems);
+    if (!isObject(v)) return bad(v, shape, base, problems);
+    for (const k of Object.keys(v)) {
+      KEYS.push(k);
+      STEPS.push(1);
+      const y = fit(v[k], shape.record, base, problems);
+      KEYS.pop();
+      STEPS.pop();
       if (y === DROP) delete v[k];
-      else v[k] = y;
+      else if (y !== v[k]) v[k] = y;
     }
     return v;
   }
-  if (!isObject(v)) return bad();
-  for (const [k, s] of Object.entries(shape.object)) {
+  if (!isObject(v)) return bad(v, shape, base, problems);
+  for (const [k, s] of membersOf(shape.object)) {
     if (!Object.hasOwn(v, k) || v[k] === undefined) continue;
-    const y = fit(v[k], s, path ? `${path}.${k}` : k, problems);
+    KEYS.push(k);
+    STEPS.push(0);
+    const y = fit(v[k], s, base, problems);
+    KEYS.pop();
+    STEPS.pop();
     if (y === DROP) delete v[k];
-    else v[k] = y;
+    else if (y !== v[k]) v[k] = y;
   }
   for (const k of shape.required ?? []) {
     if (!Object.hasOwn(v, k)) {
+      const path = here(base);
       problems.push(`${path ? `${path}: ` : ''}no valid ${k}; ignored`);
       return DROP;
     }
@@ -418,6 +462,8 @@ export function fitToShape(
 ): boolean {
   const shape = KUBE_SHAPES[kind] ?? AWS_SHAPES[kind];
   if (!shape) return true;
+  KEYS.length = 0;
+  STEPS.length = 0;
   const fitted = fit(value, shape, at, problems);
   if (fitted === DROP) return false;
   // A Pod's containers are required by the API; an absent list is read as empty rather than crash on it.

@@ -111,7 +111,10 @@ function notBlockingSection(nodes: ScaleDownNodeReport[], caMinor: number, s: St
     for (const p of n.notBlocking) {
       const label = p.kind === 'DaemonSet' ? p.name.replace(/-[a-z0-9]{5}$/, '') : `${p.namespace}/${p.name}`;
       const detail = p.volumes?.length ? `${label} (${p.volumes.join(', ')})` : label;
-      byKind.set(p.kind, [...(byKind.get(p.kind) ?? []), `${detail} on ${shortNode(n.name)}`]);
+      // appended in place: copying the list per pod was quadratic (20,000 DaemonSet pods at 5,000 nodes)
+      const items = byKind.get(p.kind);
+      if (items) items.push(`${detail} on ${shortNode(n.name)}`);
+      else byKind.set(p.kind, [`${detail} on ${shortNode(n.name)}`]);
     }
   }
   const out: string[] = [s.bold('Does not block (often believed to)')];

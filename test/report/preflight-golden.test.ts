@@ -120,6 +120,16 @@ describe('preflight golden outputs on examples/preflight', () => {
 });
 
 describe('SARIF', () => {
+  it('validates against the official SARIF 2.1.0 schema (rtm.5, from @microsoft/jest-sarif)', () => {
+    const schema = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/sarif-schema-2.1.0.json'), 'utf8'));
+    // the official schema has a language pattern invalid under the u flag, and uri formats ajv does not ship
+    const validate = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false, validateFormats: false }).compile(schema);
+    const log = JSON.parse(outputs.sarif);
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    log.runs[0].results[0].level = 'fatal';
+    expect(validate(log)).toBe(false);
+  });
+
   it('validates against the SARIF 2.1.0 subset schema', () => {
     const schema = JSON.parse(
       readFileSync(join(ROOT, 'test/fixtures/sarif-2.1.0-subset.schema.json'), 'utf8'),

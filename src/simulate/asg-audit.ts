@@ -463,17 +463,54 @@ export function scratchInfo(a: Analysis, g: NodeGroup): NodeInfo | undefined {
  * Workload pods that a new node of the group would have to hold: pods on the group's nodes, and Pending pods whose
  * selectors the scratch template satisfies and whose tolerations cover its taints.
  */
+const targetedCache = new WeakMap<Analysis, Map<string, Pod[]>>();
+const workloadIndexCache = new WeakMap<Analysis, { order: Map<Pod, number>; unscheduled: Pod[]; byNode: Map<string, Pod[]> }>();
+
+/** Workload pods indexed once per analysis: by node, the unscheduled ones, and their input order. */
+function workloadIndex(a: Analysis) {
+  let idx = workloadIndexCache.get(a);
+  if (!idx) {
+    const order = new Map<Pod, number>();
+    const unscheduled: Pod[] = [];
+    const byNode = new Map<string, Pod[]>();
+    workloadPods(a).forEach((p, i) => {
+      order.set(p, i);
+      const n = p.spec.nodeName;
+      if (!n) unscheduled.push(p);
+      else {
+        let list = byNode.get(n);
+        if (!list) byNode.set(n, (list = []));
+        list.push(p);
+      }
+    });
+    idx = { order, unscheduled, byNode };
+    workloadIndexCache.set(a, idx);
+  }
+  return idx;
+}
+
+/**
+ * The workload pods that use a group: those running on its nodes, and unscheduled ones its scratch template would take.
+ * Indexed by node and cached per group (several checks ask), in input order.
+ */
 export function targetedPods(a: Analysis, g: NodeGroup): Pod[] {
+  let perGroup = targetedCache.get(a);
+  if (!perGroup) targetedCache.set(a, (perGroup = new Map()));
+  const hit = perGroup.get(g.name);
+  if (hit) return hit;
   const s = scratchOf(a, g);
-  const names = new Set(g.nodes.map((n) => n.metadata.name));
-  return workloadPods(a).filter((pod) => {
-    if (pod.spec.nodeName) return names.has(pod.spec.nodeName);
-    if (!s.node) return false;
-    return (
-      podMatchesNodeSelectorAndAffinity(pod, s.node) &&
-      !findUntoleratedTaint(pod.spec.tolerations, s.node.spec?.taints)
-    );
-  });
+  const idx = workloadIndex(a);
+  const out: Pod[] = [];
+  for (const n of g.nodes) out.push(...(idx.byNode.get(n.metadata.name ?? '') ?? []));
+  if (s.node) {
+    for (const pod of idx.unscheduled) {
+      if (podMatchesNodeSelectorAndAffinity(pod, s.node) && !findUntoleratedTaint(pod.spec.tolerations, s.node.spec?.taints))
+        out.push(pod);
+    }
+  }
+  out.sort((x, y) => (idx.order.get(x) ?? 0) - (idx.order.get(y) ?? 0));
+  perGroup.set(g.name, out);
+  return out;
 }
 
 export interface RealShape {

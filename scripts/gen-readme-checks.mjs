@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { CHECKS } = await import(join(root, 'dist/checks/index.js'));
-const { renderChecksTable } = await import(join(root, 'dist/checks/table.js'));
+const { renderChecksTable } = await import(join(root, 'dist/checks/lib/table.js'));
 const path = join(root, 'README.md');
 const readme = readFileSync(path, 'utf8');
 const start = '<!-- checks:start -->\n';

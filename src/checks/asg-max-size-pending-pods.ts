@@ -1,6 +1,6 @@
 import { auditedGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { reportSkippedGroups } from './group-skip.js';
+import { reportSkippedGroups } from './lib/group-skip.js';
 
 export default defineCheck({
   meta: {

@@ -2,7 +2,7 @@ import { formatDurationShort } from '../model/duration.js';
 import { normalizeSchedulerReason } from '../simulate/scheduler.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
-import { pendingAnalyses, podSubject } from './support.js';
+import { pendingAnalyses, podSubject } from './lib/support.js';
 
 /** The NotTriggerScaleUp reason set CA would print now, per casdoctor: reason -> number of node groups. */
 export function expectedCaReasons(p: PodAnalysis, simulateSkipped: boolean): Record<string, number> {

@@ -1,5 +1,5 @@
 import { defineCheck } from './define-check.js';
-import { reportSkippedGroups } from './group-skip.js';
+import { reportSkippedGroups } from './lib/group-skip.js';
 
 export default defineCheck({
   meta: {

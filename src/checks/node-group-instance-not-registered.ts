@@ -1,6 +1,6 @@
 import { formatDurationShort } from '../model/duration.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, listNames } from './support.js';
+import { groupSubject, listNames } from './lib/support.js';
 
 const GRACE_MS = 10 * 60_000;
 

@@ -1,7 +1,7 @@
 import { analyzeScaleDown, type NodeScaleDown } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
 import { nodesWithReason } from './lib/scale-down.js';
-import { groupSubject, listNames } from './support.js';
+import { groupSubject, listNames } from './lib/support.js';
 
 export default defineCheck({
   meta: {

@@ -1,5 +1,5 @@
 import { defineCheck } from './define-check.js';
-import { blocked, groupSubject, listNames, podRef, tagCommand } from './support.js';
+import { blocked, groupSubject, listNames, podRef, tagCommand } from './lib/support.js';
 
 export default defineCheck({
   meta: {

@@ -1,6 +1,6 @@
 import { defineCheck } from './define-check.js';
 import { nodeSubject, nodesWithReason } from './lib/scale-down.js';
-import { podRef } from './support.js';
+import { podRef } from './lib/support.js';
 
 export default defineCheck({
   meta: {

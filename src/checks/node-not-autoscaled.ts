@@ -1,6 +1,6 @@
 import { defineCheck } from './define-check.js';
 import { nodeSubject, nodesWithReason } from './lib/scale-down.js';
-import { tagCommand } from './support.js';
+import { tagCommand } from './lib/support.js';
 
 export default defineCheck({
   meta: {

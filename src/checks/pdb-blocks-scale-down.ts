@@ -3,7 +3,7 @@ import type { TrackedPdb } from '../simulate/drainability/pdb-tracker.js';
 import type { BlockerDetail, NodeScaleDown } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
 import { blockersWithReason, pdbSubject } from './lib/scale-down.js';
-import { listNames, podRef } from './support.js';
+import { listNames, podRef } from './lib/support.js';
 
 function specText(pdb: PodDisruptionBudget): string {
   const s = pdb.spec ?? {};

@@ -1,6 +1,6 @@
 import { defineCheck } from './define-check.js';
 import { blockerRole, blockersWithReason } from './lib/scale-down.js';
-import { podRef, podSubject } from './support.js';
+import { podRef, podSubject } from './lib/support.js';
 
 export default defineCheck({
   meta: {

@@ -1,5 +1,5 @@
 import { defineCheck } from './define-check.js';
-import { pendingAnalyses, podSubject } from './support.js';
+import { pendingAnalyses, podSubject } from './lib/support.js';
 
 export default defineCheck({
   meta: {

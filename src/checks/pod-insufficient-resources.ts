@@ -4,7 +4,7 @@ import type { Analysis } from '../simulate/analysis.js';
 import { describeResources } from '../simulate/resources.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
-import { closestFailures, pendingAnalyses, podSubject, tagCommand } from './support.js';
+import { closestFailures, pendingAnalyses, podSubject, tagCommand } from './lib/support.js';
 
 const RESOURCES_TAG = 'k8s.io/cluster-autoscaler/node-template/resources/';
 

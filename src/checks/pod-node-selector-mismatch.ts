@@ -2,7 +2,7 @@ import type { Pod } from '../model/k8s.js';
 import { explainNodeAffinityMismatch } from '../simulate/predicates/node-affinity.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
-import { blocked, listNames, podSubject, tagCommand } from './support.js';
+import { blocked, listNames, podSubject, tagCommand } from './lib/support.js';
 
 const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
 

@@ -1,7 +1,7 @@
 import { SAFE_TO_EVICT } from '../simulate/drainability/pod-util.js';
 import { defineCheck } from './define-check.js';
 import { blockerRole, blockersWithReason, templateHint } from './lib/scale-down.js';
-import { podRef, podSubject } from './support.js';
+import { podRef, podSubject } from './lib/support.js';
 
 export default defineCheck({
   meta: {

@@ -1,5 +1,5 @@
 import { defineCheck } from './define-check.js';
-import { closestFailures, pendingAnalyses, podSubject } from './support.js';
+import { closestFailures, pendingAnalyses, podSubject } from './lib/support.js';
 
 const PLUGINS: Record<string, string> = {
   PodTopologySpread:

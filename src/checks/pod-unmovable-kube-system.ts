@@ -1,7 +1,7 @@
 import { caVersionText } from '../simulate/ca-config.js';
 import { defineCheck } from './define-check.js';
 import { age, blockerRole, blockersWithReason, pdbManifest, workloadOf } from './lib/scale-down.js';
-import { podRef, podSubject } from './support.js';
+import { podRef, podSubject } from './lib/support.js';
 
 export default defineCheck({
   meta: {

@@ -1,6 +1,6 @@
 import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
 import { defineCheck } from './define-check.js';
-import { closestFailures, pendingAnalyses, podSubject } from './support.js';
+import { closestFailures, pendingAnalyses, podSubject } from './lib/support.js';
 
 export default defineCheck({
   meta: {

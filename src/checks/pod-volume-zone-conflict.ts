@@ -1,5 +1,5 @@
 import { defineCheck } from './define-check.js';
-import { closestFailures, pendingAnalyses, podSubject } from './support.js';
+import { closestFailures, pendingAnalyses, podSubject } from './lib/support.js';
 
 const ZONE_LABELS = [
   'topology.kubernetes.io/zone',

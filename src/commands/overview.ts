@@ -1,6 +1,6 @@
 // `casdoctor` with no subcommand: a one-screen overview of autoscaling health, then (at a terminal) a menu of next steps.
 import { CHECKS } from '../checks/index.js';
-import { runChecks } from '../checks/engine.js';
+import { runChecks } from '../checks/lib/engine.js';
 import { formatDurationShort } from '../model/duration.js';
 import type { Finding } from '../model/findings.js';
 import { PLAIN, type Style, terminalStyle } from '../report/style.js';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { runChecks } from '../checks/engine.js';
+import { runChecks } from '../checks/lib/engine.js';
 import { CHECKS } from '../checks/index.js';
 import { preflightCheckKinds } from '../checks/lib/preflight.js';
 import { applyConfig, loadCasdoctorConfig } from '../config/casdoctor-config.js';

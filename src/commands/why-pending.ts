@@ -1,4 +1,4 @@
-import { runChecks } from '../checks/engine.js';
+import { runChecks } from '../checks/lib/engine.js';
 import { CHECKS } from '../checks/index.js';
 import { InputError, UsageError } from '../model/errors.js';
 import { SEVERITY_ORDER } from '../model/findings.js';

@@ -3,7 +3,7 @@
  * "prod-general" holding N m5.xlarge nodes (allocatable cpu 3920m, memory 14880140Ki), desired = N, min 1.
  * Nothing runs on the nodes until a test adds pods; every kind CA's scale-down reads is "provided" (empty lists).
  */
-import { runChecks } from '../../src/checks/engine.js';
+import { runChecks } from '../../src/checks/lib/engine.js';
 import { CHECKS } from '../../src/checks/index.js';
 import type { Node, Pod, Workload } from '../../src/model/k8s.js';
 import type { DataKind, RawInputs } from '../../src/model/snapshot.js';

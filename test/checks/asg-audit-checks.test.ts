@@ -1,6 +1,6 @@
 // Each asg-audit check: at least one case that fires and one that must not.
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../src/checks/engine.js';
+import { runChecks } from '../../src/checks/lib/engine.js';
 import { CHECKS } from '../../src/checks/index.js';
 import type { IamEvaluationResult, LaunchTemplateVersion } from '../../src/model/aws.js';
 import type { Node, Pod } from '../../src/model/k8s.js';

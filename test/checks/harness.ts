@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runChecks } from '../../src/checks/engine.js';
+import { runChecks } from '../../src/checks/lib/engine.js';
 import { CHECKS } from '../../src/checks/index.js';
 import type { Finding } from '../../src/model/findings.js';
 import type { RawInputs } from '../../src/model/snapshot.js';

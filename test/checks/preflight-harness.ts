@@ -1,6 +1,6 @@
 // Runs preflight's checks in-process on manifests and node groups written as they are in real files.
 import { stringify } from 'yaml';
-import { runChecks } from '../../src/checks/engine.js';
+import { runChecks } from '../../src/checks/lib/engine.js';
 import { CHECKS } from '../../src/checks/index.js';
 import { parseEksctlConfig } from '../../src/gather/eksctl.js';
 import { manifestSetFrom, parseManifestText } from '../../src/gather/manifests.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../../src/checks/engine.js';
+import { runChecks } from '../../src/checks/lib/engine.js';
 import { CHECKS } from '../../src/checks/index.js';
 import { evaluateIamPolicies, IAM_SIMULATE_INSTALL, policyDocumentsIn } from '../../src/gather/iam-local.js';
 import { Analysis } from '../../src/simulate/analysis.js';

@@ -14,7 +14,7 @@ import {
 } from '../../simulate/asg-audit.js';
 import type { ScratchTemplate } from '../../simulate/template-node.js';
 
-export { groupSubject, listNames, tagCommand } from '../support.js';
+export { groupSubject, listNames, tagCommand } from './support.js';
 
 /** The CA Deployment as a finding subject (cluster-wide configuration findings). */
 export function caSubject(a: Analysis): Subject {

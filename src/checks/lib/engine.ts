@@ -1,6 +1,6 @@
-import { compareFindings, type Finding, type Skipped } from '../model/findings.js';
-import type { Analysis } from '../simulate/analysis.js';
-import { type Check, type CommandName, type FindingInput, toFinding } from './define-check.js';
+import { compareFindings, type Finding, type Skipped } from '../../model/findings.js';
+import type { Analysis } from '../../simulate/analysis.js';
+import { type Check, type CommandName, type FindingInput, toFinding } from '../define-check.js';
 
 export interface CheckRun {
   findings: Finding[];

@@ -1,7 +1,7 @@
 // Shared body of the checks that fire when CA skips a node group a Pending pod would otherwise fit.
-import type { NodeGroup } from '../model/node-group.js';
-import type { GroupEvaluation, PodAnalysis } from '../simulate/why-pending.js';
-import type { CheckContext } from './define-check.js';
+import type { NodeGroup } from '../../model/node-group.js';
+import type { GroupEvaluation, PodAnalysis } from '../../simulate/why-pending.js';
+import type { CheckContext } from '../define-check.js';
 import { blocked, groupSubject, listNames, podRef } from './support.js';
 
 type SkipKind = NonNullable<GroupEvaluation['skip']>['kind'];

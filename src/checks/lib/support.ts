@@ -1,10 +1,10 @@
 // Shared helpers for checks: subjects, AWS tag commands, the "closest node groups" of a pending pod.
-import type { Subject } from '../model/findings.js';
-import type { Pod } from '../model/k8s.js';
-import type { NodeGroup } from '../model/node-group.js';
-import type { FilterStatus } from '../model/scheduling.js';
-import type { Analysis } from '../simulate/analysis.js';
-import { analyzePods, type GroupEvaluation, type PodAnalysis } from '../simulate/why-pending.js';
+import type { Subject } from '../../model/findings.js';
+import type { Pod } from '../../model/k8s.js';
+import type { NodeGroup } from '../../model/node-group.js';
+import type { FilterStatus } from '../../model/scheduling.js';
+import type { Analysis } from '../../simulate/analysis.js';
+import { analyzePods, type GroupEvaluation, type PodAnalysis } from '../../simulate/why-pending.js';
 
 export function podSubject(pod: Pod): Subject {
   return { kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' };

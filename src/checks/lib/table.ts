@@ -1,4 +1,4 @@
-import type { Check } from './define-check.js';
+import type { Check } from '../define-check.js';
 
 /** The README's table of checks (between <!-- checks:start --> and <!-- checks:end -->). */
 export function renderChecksTable(checks: readonly Check[]): string {

@@ -315,25 +315,26 @@ function endpointFor(opts: AwsGatherOptions, service: string): string {
   return `https://${service}.${opts.region}.amazonaws.com${opts.region.startsWith('cn-') ? '.cn' : ''}`;
 }
 
-/**
- * Gathers every ASG of the region (matching them to this cluster is left to pure code) and what CA reads about them.
- * Denied, throttled or missing pieces become gaps; expired or missing credentials throw an EnvironmentError.
- */
-export async function gatherAws(opts: AwsGatherOptions): Promise<RawInputs> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const progress = (m: string) => opts.onProgress?.(`aws: ${m}`);
-  const [as, ec2, eks] = await Promise.all([
-    import('@aws-sdk/client-auto-scaling'),
-    import('@aws-sdk/client-ec2'),
-    import('@aws-sdk/client-eks'),
-  ]);
+/** What casdoctor's AWS clients need to know, from the live options. */
+export interface AwsClientOptions {
+  region?: string;
+  profile?: string;
+  requestTimeoutMs: number;
+  endpoint?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  maxAttempts?: number;
+  retryDelayMs?: number;
+}
+
+/** The configuration every AWS SDK client of casdoctor shares: region, timeouts, credentials, retries, test endpoint. */
+export async function awsClientConfig(opts: AwsClientOptions) {
   let retryStrategy: unknown;
   if (opts.retryDelayMs !== undefined) {
     const { ConfiguredRetryStrategy } = await import('@smithy/util-retry');
     const delay = opts.retryDelayMs;
     retryStrategy = new ConfiguredRetryStrategy(opts.maxAttempts ?? 3, () => delay);
   }
-  const common = {
+  return {
     region: opts.region,
     requestHandler: {
       requestTimeout: opts.requestTimeoutMs,
@@ -346,6 +347,21 @@ export async function gatherAws(opts: AwsGatherOptions): Promise<RawInputs> {
     ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
     ...(retryStrategy ? { retryStrategy: retryStrategy as never } : {}),
   };
+}
+
+/**
+ * Gathers every ASG of the region (matching them to this cluster is left to pure code) and what CA reads about them.
+ * Denied, throttled or missing pieces become gaps; expired or missing credentials throw an EnvironmentError.
+ */
+export async function gatherAws(opts: AwsGatherOptions): Promise<RawInputs> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const progress = (m: string) => opts.onProgress?.(`aws: ${m}`);
+  const [as, ec2, eks] = await Promise.all([
+    import('@aws-sdk/client-auto-scaling'),
+    import('@aws-sdk/client-ec2'),
+    import('@aws-sdk/client-eks'),
+  ]);
+  const common = await awsClientConfig(opts);
   const autoscaling = new as.AutoScalingClient(common);
   const ec2c = new ec2.EC2Client(common);
   const eksc = new eks.EKSClient(common);

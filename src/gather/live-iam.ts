@@ -1,6 +1,7 @@
 // Live IAM: find the principal CA really runs as (IRSA, EKS Pod Identity, or the node's instance role) and ask IAM,
 // with iam:SimulatePrincipalPolicy, whether it may make the calls CA needs: on the real ASG ARNs, with each ASG's
 // tags as condition context. Read-only. Anything that fails becomes a gap, so the IAM checks are skipped, not passed.
+import { awsClientConfig } from './live-aws.js';
 import type { IamEvaluationResult } from '../model/aws.js';
 import type { Gap, GapReason } from '../model/snapshot.js';
 import type { IamPlan, IamRequest } from '../simulate/iam.js';
@@ -56,25 +57,7 @@ export async function gatherLiveIam(plan: IamPlan, opts: LiveIamOptions): Promis
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const progress = (m: string) => opts.onProgress?.(`iam: ${m}`);
   const [iamSdk, eksSdk] = await Promise.all([import('@aws-sdk/client-iam'), import('@aws-sdk/client-eks')]);
-  let retryStrategy: unknown;
-  if (opts.retryDelayMs !== undefined) {
-    const { ConfiguredRetryStrategy } = await import('@smithy/util-retry');
-    const delay = opts.retryDelayMs;
-    retryStrategy = new ConfiguredRetryStrategy(opts.maxAttempts ?? 3, () => delay);
-  }
-  const common = {
-    region: opts.region,
-    requestHandler: {
-      requestTimeout: opts.requestTimeoutMs,
-      connectionTimeout: opts.requestTimeoutMs,
-      throwOnRequestTimeout: true,
-    },
-    ...(opts.profile && !opts.credentials ? { profile: opts.profile } : {}),
-    ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
-    ...(opts.credentials ? { credentials: opts.credentials } : {}),
-    ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
-    ...(retryStrategy ? { retryStrategy: retryStrategy as never } : {}),
-  };
+  const common = await awsClientConfig(opts);
   const iam = new iamSdk.IAMClient(common);
   const eks = new eksSdk.EKSClient(common);
   const out: LiveIamResult = { gaps: [], warnings: [], sources: [] };

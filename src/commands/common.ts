@@ -84,13 +84,20 @@ export function reportHeader(
   };
 }
 
-/** Gathers once: offline files when --from is given, else the live cluster and AWS. */
-export async function gatherInputs(opts: GlobalOptions, deps: Deps): Promise<RawInputs> {
+/**
+ * Gathers once: offline files when --from is given, else the live cluster and AWS. Offline, Kubernetes objects keep only
+ * the fields casdoctor reads unless `fields` is 'all' (snapshot re-exports them).
+ */
+export async function gatherInputs(
+  opts: GlobalOptions,
+  deps: Deps,
+  fields: 'read' | 'all' = deps.loadAllFields ? 'all' : 'read',
+): Promise<RawInputs> {
   const progress = await startProgress(deps);
   try {
     if (opts.from.length > 0) {
       const { loadOffline } = await import('../gather/offline.js');
-      const inputs = await loadOffline(opts.from, { onFile: (f) => progress.update(`reading ${f}`) });
+      const inputs = await loadOffline(opts.from, { fields, onFile: (f) => progress.update(`reading ${f}`) });
       return inputs;
     }
     const { gatherLive } = await import('../gather/live.js');

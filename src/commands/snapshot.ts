@@ -66,7 +66,7 @@ export async function runSnapshot(o: SnapshotOptions, deps: Deps): Promise<RunRe
   const takenAt = resolveNow(o, deps);
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   await writeErrors(o.dir, () => checkSnapshotDir(o.dir!, o.force)); // before a long live gather
-  const raw = await gatherInputs(o, deps);
+  const raw = await gatherInputs(o, deps, 'all');
   if (raw.provided.size === 0) {
     throw new InputError(
       o.from.length

@@ -39,4 +39,6 @@ export interface Deps {
   realNow(): Date;
   /** Test hook: options passed through to the live gatherer (loopback endpoints, fast retries). */
   liveOverrides?: Record<string, unknown>;
+  /** Test hook: load whole objects from --from, to prove that keeping only the fields casdoctor reads changes nothing. */
+  loadAllFields?: boolean;
 }

@@ -4,6 +4,7 @@
 import { isAscii } from 'node:buffer';
 import { open, readFile } from 'node:fs/promises';
 import { InputError } from '../model/errors.js';
+import type { ParsePool, Slot } from './parse-pool.js';
 
 export interface ReadOptions {
   /** JSON files at least this large are streamed when they are indented Lists (default 8 MiB). */
@@ -12,7 +13,29 @@ export interface ReadOptions {
   chunkBytes?: number;
   /** Largest file read as one string (default: V8's string limit); tests lower it. */
   wholeTextLimitBytes?: number;
+  /**
+   * Applied to each item of a streamed List as soon as its batch is parsed (the offline loader keeps only the fields it
+   * reads, so the rest dies young instead of being copied into old space).
+   */
+  mapItem?: (item: unknown) => unknown;
+  /**
+   * Parse workers for large streamed Lists (src/gather/parse-pool.ts): `mapperUrl` is a module exporting mapItem (the
+   * same function as `mapItem` above) and toTransport; `fromTransport` turns what a worker sends back into mapItem's
+   * results. Without it, or when no worker can run, the main thread parses everything.
+   */
+  parallel?: {
+    mapperUrl: string;
+    fromTransport: (t: unknown) => unknown;
+    /** Files at least this large use workers (default 64 MiB). */
+    thresholdBytes?: number;
+    /** Workers to start (default: one per spare CPU, at most 3). */
+    workers?: number;
+  };
 }
+
+const PARALLEL_THRESHOLD = 64 << 20;
+// What a worker parses per message: large enough that messaging costs nothing, small enough to balance the load.
+const UNIT_BYTES = 1 << 20;
 
 const DEFAULT_THRESHOLD = 8 << 20;
 const DEFAULT_CHUNK = 4 << 20;
@@ -43,8 +66,23 @@ export async function readDocuments(
   try {
     size = (await fh.stat()).size;
     if (size >= threshold) {
-      const doc = await streamIndentedList(fh, size, options.chunkBytes ?? DEFAULT_CHUNK);
-      if (doc !== undefined) return [doc];
+      const par = options.parallel;
+      const pool =
+        par && size >= (par.thresholdBytes ?? PARALLEL_THRESHOLD)
+          ? (await import('./parse-pool.js')).ParsePool.create(par.mapperUrl, par.workers)
+          : undefined;
+      try {
+        const doc = await streamIndentedList(
+          fh,
+          size,
+          options.chunkBytes ?? DEFAULT_CHUNK,
+          options.mapItem,
+          pool && par ? { pool, fromTransport: par.fromTransport } : undefined,
+        );
+        if (doc !== undefined) return [doc];
+      } finally {
+        await pool?.close();
+      }
     }
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
@@ -102,6 +140,8 @@ async function streamIndentedList(
   fh: FileHandle,
   size: number,
   chunkBytes: number,
+  mapItem: ((item: unknown) => unknown) | undefined,
+  parallel: { pool: ParsePool; fromTransport: (t: unknown) => unknown } | undefined,
 ): Promise<Record<string, unknown> | undefined> {
   let buf = Buffer.allocUnsafe(2 * chunkBytes);
   let len = 0; // bytes of buf in use
@@ -138,8 +178,21 @@ async function streamIndentedList(
   const shellHead = buf.toString('utf8', 0, bracket + 1);
   const itemClose = Buffer.from(`\n${unit}${unit}}`);
   const listClose = Buffer.from(`\n${unit}]`);
-  const items: unknown[] = [];
+  // Items in file order: runs parsed here, and runs a worker parses (resolved when its answer arrives).
+  const segments: Array<unknown[] | Promise<unknown[]>> = [];
+  let items: unknown[] = [];
+  segments.push(items);
   let start = bracket; // the '[' or ',' before the next unparsed item
+  const toWorker = (slot: Slot, fileOffset: number, bytes: Uint8Array, pool: ParsePool, fromTransport: (t: unknown) => unknown): void => {
+    const p = pool.submit(slot, bytes, unit, fileOffset).then((r) => {
+      if (r.crashed) throw new Error(`parse worker failed: ${r.error}`);
+      if (r.error !== undefined) throw syntaxError(r.error, r.fileOffset ?? fileOffset);
+      return (JSON.parse(r.text ?? '[]') as unknown[]).map(fromTransport);
+    });
+    p.catch(() => {}); // awaited with the rest below; not an unhandled rejection meanwhile
+    segments.push(p);
+    segments.push((items = []));
+  };
 
   for (;;) {
     const data = buf.subarray(0, len);
@@ -149,15 +202,25 @@ async function streamIndentedList(
     // one search per batch: the first item end at least BATCH_BYTES on (searching every item end costs more than
     // parsing, since the indent makes the pattern common)
     for (;;) {
-      const c = data.indexOf(itemClose, Math.max(start, start + BATCH_BYTES - itemClose.length));
+      // a run for a worker when one can take it, else a batch parsed here
+      const slot = parallel?.pool.available();
+      const span = slot ? UNIT_BYTES : BATCH_BYTES;
+      const c = data.indexOf(itemClose, Math.max(start, start + span - itemClose.length));
       if (c < 0 || c + itemClose.length > limit) break;
-      parseBatch(data, start, c + itemClose.length, base, items);
-      start = c + itemClose.length;
+      const end = c + itemClose.length;
+      if (slot && parallel) {
+        const bytes = new Uint8Array(end - start + 1); // the spare last byte becomes the batch's ']'
+        bytes.set(data.subarray(start, end));
+        toWorker(slot, base + start, bytes, parallel.pool, parallel.fromTransport);
+      } else {
+        parseBatch(data, start, end, base, items, mapItem);
+      }
+      start = end;
     }
     if (listEnd >= 0) {
       const c = data.lastIndexOf(itemClose, listEnd);
       if (c >= start) {
-        parseBatch(data, start, c + itemClose.length, base, items);
+        parseBatch(data, start, c + itemClose.length, base, items, mapItem);
         start = c + itemClose.length;
       }
       // only whitespace may remain before the closing bracket (and the '[' itself when the list is empty)
@@ -165,7 +228,9 @@ async function streamIndentedList(
         throw syntaxError('Unexpected token in JSON', base + start);
       const doc = JSON.parse(shellHead + data.toString('utf8', listEnd));
       if (typeof doc !== 'object' || doc === null || !Array.isArray(doc.items)) return undefined;
-      doc.items = items;
+      const all: unknown[] = [];
+      for (const seg of await Promise.all(segments)) for (const item of seg) all.push(item);
+      doc.items = all;
       return doc;
     }
     if (position >= size) throw syntaxError('Unexpected end of JSON input', size);
@@ -180,10 +245,39 @@ async function streamIndentedList(
 }
 
 /**
+ * Parses a run of items cut from an indented List (what a parse worker gets): `bytes` holds the '[' or ',' before the
+ * first item through the last item's '}', plus one spare byte. Items go to `into`, mapped by `mapItem`.
+ */
+export function parseUnit(
+  bytes: Buffer,
+  unit: string,
+  fileOffset: number,
+  into: unknown[],
+  mapItem: ((item: unknown) => unknown) | undefined,
+): void {
+  const itemClose = Buffer.from(`\n${unit}${unit}}`);
+  const last = bytes.length - 1; // the spare byte
+  let start = 0;
+  while (start < last) {
+    const c = bytes.indexOf(itemClose, Math.max(start, start + BATCH_BYTES - itemClose.length));
+    const end = c < 0 || c + itemClose.length >= last ? last : c + itemClose.length;
+    parseBatch(bytes, start, end, fileOffset, into, mapItem);
+    start = end;
+  }
+}
+
+/**
  * Parses data[start..end) as a JSON array: data[start] (the '[' of the list or the ',' after the previous batch) and
  * data[end] (the byte after an item's '}') are overwritten with '[' and ']'; data[end] is restored afterwards.
  */
-function parseBatch(data: Buffer, start: number, end: number, dataOffset: number, into: unknown[]): void {
+function parseBatch(
+  data: Buffer,
+  start: number,
+  end: number,
+  dataOffset: number,
+  into: unknown[],
+  mapItem: ((item: unknown) => unknown) | undefined,
+): void {
   if (data[start] !== COMMA && data[start] !== OPEN_BRACKET)
     throw syntaxError('Unexpected token in JSON', dataOffset + start);
   const saved = data[end];
@@ -203,5 +297,6 @@ function parseBatch(data: Buffer, start: number, end: number, dataOffset: number
       fileOffset: dataOffset + start + Buffer.byteLength(text.slice(0, chars)),
     });
   }
-  for (const item of batch) into.push(item);
+  if (mapItem) for (const item of batch) into.push(mapItem(item));
+  else for (const item of batch) into.push(item);
 }

@@ -4,39 +4,27 @@ import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
 import { type ReadOptions, readDocuments } from './json-stream.js';
 import { fitToShape } from './shape.js';
+import { fromTransport, KIND_TO_DATA, kindTarget, Prefitted, prefit, whoOf } from './prefit.js';
 
-/** Kubernetes kinds the loader keeps, and where they go. */
-const KIND_TO_DATA: Record<string, DataKind> = {
-  Pod: 'pods',
-  Node: 'nodes',
-  Event: 'events',
-  PodDisruptionBudget: 'pdbs',
-  PersistentVolumeClaim: 'pvcs',
-  PersistentVolume: 'pvs',
-  StorageClass: 'storageClasses',
-  ReplicaSet: 'replicaSets',
-  Deployment: 'deployments',
-  StatefulSet: 'statefulSets',
-  DaemonSet: 'daemonSets',
-  Job: 'jobs',
-  PriorityClass: 'priorityClasses',
-  ConfigMap: 'configMaps',
-  ServiceAccount: 'serviceAccounts',
-};
+const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
 
 const K8S_DATA_KINDS = new Set<DataKind>(Object.values(KIND_TO_DATA));
 
-/** Own keys only: a kind named "constructor" or "toString" is just unknown. */
-function kindTarget(kind: string): DataKind | undefined {
-  return Object.hasOwn(KIND_TO_DATA, kind) ? KIND_TO_DATA[kind] : undefined;
-}
 
 const LOADABLE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
-export interface LoadOptions extends ReadOptions {
+export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
   /** Called once per file read, for progress on stderr. */
   onFile?: (path: string) => void;
+  /**
+   * 'read' (the default) keeps only the fields of Kubernetes objects that casdoctor reads (src/gather/shape.ts), as
+   * each is parsed; 'all' keeps whole objects, for `casdoctor snapshot`, which writes them back out.
+   */
+  fields?: 'read' | 'all';
+  /** Parse workers for large files (with fields 'read'): size threshold and count; defaults in json-stream.ts. */
+  parallel?: { thresholdBytes?: number; workers?: number };
 }
+
 
 /**
  * Reads `kubectl get -o json|yaml` and `aws ... --output json` dumps from files and directories (recursively),
@@ -48,10 +36,16 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   for (const p of paths) files.push(...(await listFiles(p)));
   for (const file of files) {
     options.onFile?.(file);
-    const docs = await readDocuments(file, parseDocuments, options);
+    const project = (options.fields ?? 'read') === 'read';
+    const { parallel, ...read } = options;
+    const docs = await readDocuments(
+      file,
+      parseDocuments,
+      project ? { ...read, mapItem: prefit, parallel: { mapperUrl: PREFIT_URL, fromTransport, ...parallel } } : read,
+    );
     let recognised = 0;
     const problems: string[] = [];
-    for (const doc of docs) recognised += addDocument(inputs, doc, file, problems);
+    for (const doc of docs) recognised += addDocument(inputs, doc, file, problems, project);
     if (recognised === 0 && docs.length > 0 && !docs.every(isEmptyList)) {
       inputs.warnings.push(`${file}: no Kubernetes object or AWS output casdoctor recognises; ignored`);
     }
@@ -144,8 +138,8 @@ function isEmptyList(doc: unknown): boolean {
 }
 
 /** Adds one parsed document; returns how many objects it recognised. */
-function addDocument(inputs: RawInputs, doc: unknown, file: string, problems: string[]): number {
-  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file, problems), 0);
+function addDocument(inputs: RawInputs, doc: unknown, file: string, problems: string[], project: boolean): number {
+  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file, problems, project), 0);
   if (!isObject(doc)) return 0;
   // Kubernetes List / XxxList
   if (Array.isArray(doc.items) && (typeof doc.kind !== 'string' || doc.kind.endsWith('List'))) {
@@ -158,10 +152,11 @@ function addDocument(inputs: RawInputs, doc: unknown, file: string, problems: st
       return 1;
     }
     let n = 0;
-    for (const item of doc.items) n += addKubeObject(inputs, item, file, problems, itemKind, doc.apiVersion);
+    for (const item of doc.items)
+      n += addKubeObject(inputs, item, file, problems, project, itemKind, doc.apiVersion);
     return n;
   }
-  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file, problems);
+  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file, problems, project);
   return addAwsOutput(inputs, doc, file, problems);
 }
 
@@ -172,9 +167,16 @@ function addKubeObject(
   item: unknown,
   file: string,
   problems: string[],
+  project: boolean,
   listItemKind?: string,
   listApiVersion?: unknown,
 ): number {
+  if (item instanceof Prefitted) {
+    for (const p of item.problems) problems.push(`${item.who}: ${p}`);
+    inputs.provided.add(item.target);
+    if (item.obj) (inputs[item.target] as unknown[]).push(item.obj);
+    return 1;
+  }
   if (!isObject(item)) {
     inputs.warnings.push(`${file}: a list item is not an object; ignored`);
     return 0;
@@ -212,12 +214,11 @@ function addKubeObject(
   }
   // Wrong-typed fields are dropped here, once, so the analysis never meets them (a hand-edited dump).
   const found: string[] = [];
-  const usable = fitToShape(target, obj, found);
-  const who = `${kind} ${[obj.metadata.namespace, obj.metadata.name].filter((x) => typeof x === 'string').join('/')}`;
+  const fitted = fitToShape(target, obj, found, '', project);
+  const who = whoOf(kind, obj.metadata);
   for (const p of found) problems.push(`${who}: ${p}`);
   inputs.provided.add(target);
-  if (!usable) return 1;
-  (inputs[target] as unknown[]).push(obj);
+  if (fitted) (inputs[target] as unknown[]).push(fitted);
   return 1;
 }
 
@@ -246,7 +247,7 @@ function addAwsOutput(
   const fitted = (kind: DataKind, key: string, items: Record<string, unknown>[]) =>
     items.filter((item, i) => {
       const found: string[] = [];
-      const usable = fitToShape(kind, item, found, `${key}[${i}]`);
+      const usable = fitToShape(kind, item, found, `${key}[${i}]`) !== undefined;
       problems.push(...found);
       return usable;
     });

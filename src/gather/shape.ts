@@ -1,7 +1,9 @@
 // The shape of what casdoctor reads from a dump, checked once at the edge (the offline loader). A hand-edited or
 // truncated-and-repaired file can carry a number where a list belongs or a null inside a list; such a value is dropped
 // (as if the field were absent) and reported as a warning, so the analysis only ever sees the types the API defines.
-// Only the fields casdoctor reads are described (src/model/k8s.ts, aws.ts); every other field is left untouched.
+// Only the fields casdoctor reads are described (src/model/k8s.ts, aws.ts). By default every other field is left
+// untouched; with `project`, a Kubernetes object is copied with only the described fields: a pod as kubectl prints it
+// is ~10 KB, of which casdoctor reads a fifth, and at 100k pods the rest was half the heap and most of the GC time.
 import type { DataKind } from '../model/snapshot.js';
 
 type Shape =
@@ -11,7 +13,7 @@ type Shape =
   | 'quantity'
   | 'int-or-string'
   | { nullable: Shape }
-  | { array: Shape }
+  | { array: Shape; projectOnly?: (entry: unknown) => boolean }
   | { record: Shape }
   | { object: Record<string, Shape>; required?: readonly string[] };
 
@@ -70,7 +72,18 @@ const container = obj(
   },
   ['name'],
 );
-const podSpec = obj({
+// A running pod's containers: what scheduling and draining read. The CA's image, command, args and env are read from
+// its Deployment (a workload), never from its pods.
+const podContainer = obj(
+  {
+    name: S,
+    resources,
+    ports: arr(obj({ containerPort: N, hostPort: N, hostIP: S, protocol: S, name: S })),
+    restartPolicy: S,
+  },
+  ['name'],
+);
+const podSpecWith = (container: Shape) => obj({
   nodeName: S,
   nodeSelector: stringMap,
   affinity: obj({
@@ -83,8 +96,8 @@ const podSpec = obj({
   initContainers: arr(container),
   ephemeralContainers: arr(container),
   overhead: quantities,
-  volumes: arr(
-    obj(
+  volumes: {
+    array: obj(
       {
         name: S,
         persistentVolumeClaim: obj({ claimName: S, readOnly: B }, ['claimName']),
@@ -94,7 +107,14 @@ const podSpec = obj({
       },
       ['name'],
     ),
-  ),
+    // only these kinds of volume are read (claims, local storage); a projected service-account token is not
+    projectOnly: (v) =>
+      isObject(v) &&
+      (v.persistentVolumeClaim !== undefined ||
+        v.emptyDir !== undefined ||
+        v.hostPath !== undefined ||
+        v.ephemeral !== undefined),
+  },
   priority: N,
   priorityClassName: S,
   schedulerName: S,
@@ -117,9 +137,12 @@ const podSpec = obj({
   terminationGracePeriodSeconds: N,
   hostNetwork: B,
   serviceAccountName: S,
+  serviceAccount: S, // deprecated alias, read when serviceAccountName is absent
+  preemptionPolicy: S, // CA adds preempting system-node-critical DaemonSet pods to templates
   schedulingGates: arr(obj({ name: S })),
   resources,
 });
+const podSpec = podSpecWith(container);
 const condition = obj(
   { type: S, status: S, reason: S, message: S, lastTransitionTime: time, lastProbeTime: time, lastHeartbeatTime: time },
   ['type'],
@@ -134,8 +157,16 @@ const KUBE_SHAPES: Partial<Record<DataKind, Shape>> = {
   pods: obj(
     {
       metadata: objectMeta,
-      spec: podSpec,
-      status: obj({ phase: S, conditions: arr(condition), nominatedNodeName: S, startTime: time }),
+      spec: podSpecWith(podContainer),
+      status: obj({
+        phase: S,
+        // of a pod's conditions casdoctor reads only PodScheduled (CA's pod filter): the others, five per running pod
+        // with their timestamps, were a sixth of a projected pod
+        conditions: { array: condition, projectOnly: (c) => isObject(c) && c.type === 'PodScheduled' },
+        nominatedNodeName: S,
+        startTime: time,
+        containerStatuses: arr(obj({ name: S, state: obj({ running: obj({ startedAt: time }) }) })),
+      }),
     },
     ['spec'],
   ),
@@ -180,13 +211,22 @@ const KUBE_SHAPES: Partial<Record<DataKind, Shape>> = {
   }),
   pvcs: obj({
     metadata: objectMeta,
-    spec: obj({ storageClassName: { nullable: S }, volumeName: S, accessModes: strings, resources }),
+    spec: obj({
+      storageClassName: { nullable: S },
+      volumeName: S,
+      accessModes: strings,
+      volumeMode: S,
+      selector: labelSelector,
+      resources,
+    }),
     status: obj({ phase: S }),
   }),
   pvs: obj({
     metadata: objectMeta,
     spec: obj({
       capacity: quantities,
+      accessModes: strings,
+      volumeMode: S,
       claimRef: objectReference,
       storageClassName: S,
       nodeAffinity: obj({ required: nodeSelector }),
@@ -372,7 +412,17 @@ function bad(v: unknown, shape: Shape, base: string, problems: string[]): typeof
   return DROP;
 }
 
+// Set by fitToShape for the one call: copy only the described fields instead of fitting in place.
+let PROJECT = false;
+
 const members = new WeakMap<Record<string, Shape>, Array<[string, Shape]>>();
+const fieldMaps = new WeakMap<Record<string, Shape>, Map<string, Shape>>();
+function fieldMapOf(fields: Record<string, Shape>): Map<string, Shape> {
+  let m = fieldMaps.get(fields);
+  if (!m) fieldMaps.set(fields, (m = new Map(Object.entries(fields))));
+  return m;
+}
+
 function membersOf(fields: Record<string, Shape>): Array<[string, Shape]> {
   let m = members.get(fields);
   if (!m) members.set(fields, (m = Object.entries(fields)));
@@ -402,6 +452,20 @@ function fit(v: unknown, shape: Shape, base: string, problems: string[]): unknow
   if ('nullable' in shape) return v === null ? null : fit(v, shape.nullable, base, problems);
   if ('array' in shape) {
     if (!Array.isArray(v)) return bad(v, shape, base, problems);
+    if (PROJECT) {
+      const out: unknown[] = [];
+      const only = shape.projectOnly;
+      for (let i = 0; i < v.length; i++) {
+        if (only && !only(v[i])) continue;
+        KEYS.push(i);
+        STEPS.push(2);
+        const y = fit(v[i], shape.array, base, problems);
+        KEYS.pop();
+        STEPS.pop();
+        if (y !== DROP) out.push(y);
+      }
+      return out;
+    }
     let kept: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
       KEYS.push(i);
@@ -429,7 +493,26 @@ function fit(v: unknown, shape: Shape, base: string, problems: string[]): unknow
     return v;
   }
   if (!isObject(v)) return bad(v, shape, base, problems);
-  for (const [k, s] of membersOf(shape.object)) {
+  const fields = membersOf(shape.object);
+  // An object whose content is not described (a generic ephemeral volume) is kept whole: only its presence is read.
+  if (PROJECT && fields.length > 0) {
+    const described = fieldMapOf(shape.object);
+    const out: Record<string, unknown> = {};
+    // in the object's own key order, so what is printed from it (a pod's tolerations as evidence) reads the same
+    for (const k in v) {
+      const s = described.get(k);
+      const x = v[k];
+      if (s === undefined || x === undefined) continue;
+      KEYS.push(k);
+      STEPS.push(0);
+      const y = fit(x, s, base, problems);
+      KEYS.pop();
+      STEPS.pop();
+      if (y !== DROP) out[k] = y;
+    }
+    return missingRequired(out, shape.required, base, problems) ? DROP : out;
+  }
+  for (const [k, s] of fields) {
     if (!Object.hasOwn(v, k) || v[k] === undefined) continue;
     KEYS.push(k);
     STEPS.push(0);
@@ -439,34 +522,59 @@ function fit(v: unknown, shape: Shape, base: string, problems: string[]): unknow
     if (y === DROP) delete v[k];
     else if (y !== v[k]) v[k] = y;
   }
-  for (const k of shape.required ?? []) {
+  return missingRequired(v, shape.required, base, problems) ? DROP : v;
+}
+
+function missingRequired(
+  v: Record<string, unknown>,
+  required: readonly string[] | undefined,
+  base: string,
+  problems: string[],
+): boolean {
+  for (const k of required ?? []) {
     if (!Object.hasOwn(v, k)) {
       const path = here(base);
       problems.push(`${path ? `${path}: ` : ''}no valid ${k}; ignored`);
-      return DROP;
+      return true;
     }
   }
-  return v;
+  return false;
 }
 
 /**
- * Fits one object of a dump to the shape casdoctor reads, in place: wrong-typed fields are removed, list entries of the
- * wrong type dropped. Returns false when the object itself is unusable (e.g. an ASG without a name, a Pod without a
- * spec). `problems` collects what was removed, for a warning.
+ * Fits one object of a dump to the shape casdoctor reads: wrong-typed fields are removed, list entries of the wrong type
+ * dropped. Returns the object (the same one, fitted in place; with `project`, a copy of a Kubernetes object holding only
+ * the fields casdoctor reads, plus apiVersion and kind), or undefined when it is unusable (an ASG without a name, a Pod
+ * without a spec). `problems` collects what was removed, for a warning. AWS outputs are never projected: they are small.
  */
-export function fitToShape(
+export function fitToShape<T extends Record<string, unknown>>(
   kind: DataKind,
-  value: Record<string, unknown>,
+  value: T,
   problems: string[],
   at = '',
-): boolean {
-  const shape = KUBE_SHAPES[kind] ?? AWS_SHAPES[kind];
-  if (!shape) return true;
+  project = false,
+): T | undefined {
+  const kube = KUBE_SHAPES[kind];
+  const shape = kube ?? AWS_SHAPES[kind];
+  if (!shape) return value;
   KEYS.length = 0;
   STEPS.length = 0;
-  const fitted = fit(value, shape, at, problems);
-  if (fitted === DROP) return false;
+  PROJECT = project && kube !== undefined;
+  let fitted: unknown;
+  try {
+    fitted = fit(value, shape, at, problems);
+  } finally {
+    PROJECT = false;
+  }
+  if (fitted === DROP) return undefined;
+  let out = fitted as Record<string, unknown>;
+  if (out !== value) {
+    const head: Record<string, unknown> = {};
+    if (value.apiVersion !== undefined) head.apiVersion = value.apiVersion;
+    if (value.kind !== undefined) head.kind = value.kind;
+    out = Object.assign(head, out);
+  }
   // A Pod's containers are required by the API; an absent list is read as empty rather than crash on it.
-  if (kind === 'pods' && isObject(value.spec) && !Array.isArray(value.spec.containers)) value.spec.containers = [];
-  return true;
+  if (kind === 'pods' && isObject(out.spec) && !Array.isArray(out.spec.containers)) out.spec.containers = [];
+  return out as T;
 }

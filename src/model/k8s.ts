@@ -170,6 +170,9 @@ export interface PodSpec {
   terminationGracePeriodSeconds?: number;
   hostNetwork?: boolean;
   serviceAccountName?: string;
+  /** Deprecated alias of serviceAccountName. */
+  serviceAccount?: string;
+  preemptionPolicy?: 'PreemptLowerPriority' | 'Never' | string;
   schedulingGates?: Array<{ name: string }>;
   resources?: ResourceRequirements; // pod-level resources (k8s 1.32+ alpha/beta)
   [k: string]: unknown;
@@ -260,6 +263,8 @@ export interface PersistentVolumeClaim extends KubeObject {
     storageClassName?: string | null;
     volumeName?: string;
     accessModes?: string[];
+    volumeMode?: 'Filesystem' | 'Block' | string;
+    selector?: LabelSelector;
     resources?: ResourceRequirements;
     [k: string]: unknown;
   };
@@ -269,6 +274,8 @@ export interface PersistentVolumeClaim extends KubeObject {
 export interface PersistentVolume extends KubeObject {
   spec?: {
     capacity?: ResourceMap;
+    accessModes?: string[];
+    volumeMode?: 'Filesystem' | 'Block' | string;
     claimRef?: ObjectReference;
     storageClassName?: string;
     nodeAffinity?: { required?: NodeSelector };

@@ -186,8 +186,7 @@ export function principalHints(a: Analysis): PrincipalHints {
   );
   if (dep) {
     const ns = dep.metadata.namespace ?? 'default';
-    const spec = dep.spec?.template?.spec as
-      { serviceAccountName?: string; serviceAccount?: string } | undefined;
+    const spec = dep.spec?.template?.spec;
     const name = spec?.serviceAccountName || spec?.serviceAccount || 'default';
     hints.serviceAccount = { namespace: ns, name };
     hints.serviceAccountKnown = a.raw.serviceAccounts.some((s) => s.metadata.namespace === ns);

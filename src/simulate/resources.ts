@@ -117,6 +117,20 @@ function podLevelRequestMap(pod: Pod): ResourceMap | undefined {
 
 const requestsCache = new WeakMap<Pod, Resources>();
 
+function addQuantity(
+  into: Resources,
+  name: string,
+  q: string | number,
+  problems: ResourceProblem[] | undefined,
+  path: string,
+): void {
+  try {
+    into[name] = (into[name] ?? 0) + resourceValue(name, q);
+  } catch (e) {
+    problems?.push({ path, resource: name, value: q, message: e instanceof Error ? e.message : String(e) });
+  }
+}
+
 /**
  * The scheduler's effective pod requests (component-helpers resource.PodRequests):
  * regular containers summed; sidecars (init containers with restartPolicy Always) add to that sum;
@@ -131,11 +145,14 @@ export function podRequests(pod: Pod, problems?: ResourceProblem[]): Resources {
   }
   const spec = pod.spec ?? { containers: [] };
   let reqs: Resources = {};
+  // summed in place: this runs for every pod of the cluster
   for (const c of spec.containers ?? []) {
-    reqs = addResources(
-      reqs,
-      parseResourceList(containerRequestMap(c), problems, `containers[${c.name}].resources.requests`),
-    );
+    const requests = c.resources?.requests;
+    const limits = c.resources?.limits;
+    const path = problems ? `containers[${c.name}].resources.requests` : '';
+    if (requests) for (const name in requests) addQuantity(reqs, name, requests[name], problems, path);
+    // a limit without a request defaults the request (containerRequestMap)
+    if (limits) for (const name in limits) if (!requests || !(name in requests)) addQuantity(reqs, name, limits[name], problems, path);
   }
   let sidecars: Resources = {};
   let initMax: Resources = {};
@@ -175,7 +192,8 @@ export function nodeAllocatable(node: Node, problems?: ResourceProblem[]): Resou
 export function nodeInfoFor(node: Node, pods: Pod[]): NodeInfo {
   const requested: Resources = {};
   for (const p of pods) {
-    for (const [k, v] of Object.entries(podRequests(p))) requested[k] = (requested[k] ?? 0) + v;
+    const r = podRequests(p);
+    for (const k in r) requested[k] = (requested[k] ?? 0) + r[k];
   }
   return { node, pods, requested, allocatable: nodeAllocatable(node) };
 }

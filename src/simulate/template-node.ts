@@ -427,7 +427,7 @@ export function daemonSetShouldRun(ds: DaemonSet, pod: Pod, node: Node): boolean
 /** CA: simulator/node_info_utils.go isPreemptingSystemNodeCritical. */
 function isPreemptingSystemNodeCritical(pod: Pod): boolean {
   if (pod.spec.priorityClassName !== 'system-node-critical') return false;
-  const policy = pod.spec.preemptionPolicy as string | undefined;
+  const policy = pod.spec.preemptionPolicy;
   return policy === undefined || policy === 'PreemptLowerPriority';
 }
 

@@ -54,10 +54,15 @@ export interface PodAnalysis {
 }
 
 const cache = new WeakMap<Analysis, Map<Pod, PodAnalysis>>();
-const equivalenceCache = new WeakMap<
-  Analysis,
-  Map<string, { sched: ReturnType<typeof explainAgainstNodes>; groups: GroupEvaluation[] }>
->();
+interface SharedResult {
+  sched: ReturnType<typeof explainAgainstNodes>;
+  groups: GroupEvaluation[];
+  /** The report's parts, built by the first pod and shared by the others (5,000 nodes × 300 pods of one RS otherwise). */
+  schedulerOut?: PodReport['scheduler'];
+  nodeGroups?: PodGroupResult[];
+  expander?: PodReport['expander'];
+}
+const equivalenceCache = new WeakMap<Analysis, Map<string, SharedResult>>();
 
 /**
  * Pods of one ReplicaSet / Job share their spec, so the scheduler and CA reach the same answer for all of them
@@ -149,7 +154,7 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   const eqKey = equivalenceKey(pod);
   let shared = eqKey ? eq.get(eqKey) : undefined;
   if (!shared) {
-    const computed = {
+    const computed: SharedResult = {
       sched: explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason }),
       groups: a.nodeGroups.map((g) => evaluateGroup(a, pod, g)),
     };
@@ -158,7 +163,8 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     if (eqKey) eq.set(eqKey, computed);
   }
   const sched = shared.sched;
-  const schedulerOut = {
+  // Equivalent pods have the same spec, so the same scheduler entries, group results and expander choice.
+  shared.schedulerOut ??= {
     message: sched.message,
     nodes: sched.nodes.map((n) => ({
       name: n.name,
@@ -167,8 +173,11 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       ...(n.result.notEvaluated.length ? { notEvaluated: n.result.notEvaluated.map((s) => s.plugin) } : {}),
     })),
   };
+  const schedulerOut = shared.schedulerOut;
   const groups = shared.groups;
-  const nodeGroups = groups.map((g) => toGroupResult(g, pod));
+  const firstOfGroup = shared.nodeGroups === undefined;
+  shared.nodeGroups ??= groups.map((g) => toGroupResult(g, pod));
+  const nodeGroups = shared.nodeGroups;
   const fitsNode = sched.nodes.find((n) => n.fits);
 
   let verdict: PodVerdict;
@@ -190,9 +199,13 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     );
     if (candidates.length > 0) {
       verdict = 'scale-up';
-      expander = pickExpander(a, pod, candidates);
+      if (firstOfGroup || !shared.expander) {
+        shared.expander = pickExpander(a, pod, candidates);
+        const choice = shared.expander.choice ?? candidates[0].group.name;
+        for (const r of nodeGroups) if (r.name === choice) r.expanderChoice = true;
+      }
+      expander = shared.expander;
       const choice = expander.choice ?? candidates[0].group.name;
-      for (const r of nodeGroups) if (r.name === choice) r.expanderChoice = true;
       summary = upcoming
         ? `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`
         : `CA can scale up ${candidates.length === 1 ? choice : `${candidates.length} node groups (${expander.name} likely picks ${choice})`}`;
@@ -230,6 +243,14 @@ function noScaleUpSummary(groups: GroupEvaluation[]): string {
   return 'no node group can host it';
 }
 
+const templateInfos = new WeakMap<TemplateResult, NodeInfo>();
+/** The template node with its DaemonSet pods, once per template (every examined pod is checked against it). */
+function templateInfoOf(template: TemplateResult, node: NonNullable<TemplateResult['node']>): NodeInfo {
+  let info = templateInfos.get(template);
+  if (!info) templateInfos.set(template, (info = nodeInfoFor(node, template.pods)));
+  return info;
+}
+
 function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation {
   const template = a.template(group);
   let templateInfo: NodeInfo | undefined;
@@ -237,7 +258,7 @@ function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation
   let notEvaluated: FilterStatus[] = [];
   let targeted = false;
   if (template.node) {
-    templateInfo = nodeInfoFor(template.node, template.pods);
+    templateInfo = templateInfoOf(template, template.node);
     const all = evaluateAllFilters(pod, templateInfo, a.view, { taintReason: a.caTaintReason });
     failures = all.failures;
     notEvaluated = all.notEvaluated;
@@ -270,9 +291,21 @@ function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation
   };
 }
 
+const statusIndex = new WeakMap<Analysis, Map<string, NonNullable<Analysis['caStatus']>['nodeGroups'][number]>>();
+function statusByName(a: Analysis): Map<string, NonNullable<Analysis['caStatus']>['nodeGroups'][number]> {
+  let m = statusIndex.get(a);
+  if (!m) {
+    m = new Map();
+    // the first entry of a name wins, as find() did
+    for (const s of a.caStatus?.nodeGroups ?? []) if (!m.has(s.name)) m.set(s.name, s);
+    statusIndex.set(a, m);
+  }
+  return m;
+}
+
 /** CA's skip reasons, in orchestrator.go filterValidScaleUpNodeGroups order: health, backoff, max size, template. */
 function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): GroupEvaluation['skip'] {
-  const status = a.caStatus?.nodeGroups.find((s) => s.name === group.name);
+  const status = statusByName(a).get(group.name);
   const staleNote = a.caStatus?.stale ? ' (the status ConfigMap is stale)' : '';
   if (status?.health === 'Unhealthy' || status?.scaleUpStatus === 'Unhealthy') {
     return {
@@ -355,7 +388,14 @@ function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
  * Cluster cores and memory as CA's resource manager counts them (core/scaleup/resource/manager.go): each node group's
  * target size times its template's capacity, plus the capacity of nodes in no node group.
  */
+const totalsCache = new WeakMap<Analysis, { totalCores: number; totalMemGiB: number }>();
 function clusterTotals(a: Analysis): { totalCores: number; totalMemGiB: number } {
+  let totals = totalsCache.get(a);
+  if (!totals) totalsCache.set(a, (totals = computeClusterTotals(a)));
+  return totals;
+}
+
+function computeClusterTotals(a: Analysis): { totalCores: number; totalMemGiB: number } {
   let totalCores = 0;
   let totalMemGiB = 0;
   for (const g of a.nodeGroups) {

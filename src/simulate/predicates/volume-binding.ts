@@ -233,8 +233,8 @@ function staticCandidates(
 ): PersistentVolume[] {
   const wantModes = pvc.spec?.accessModes ?? [];
   const wantSize = storageOf(pvc.spec?.resources?.requests);
-  const wantMode = (pvc.spec?.volumeMode as string | undefined) ?? 'Filesystem';
-  const selector = pvc.spec?.selector as Parameters<typeof compileLabelSelector>[0];
+  const wantMode = pvc.spec?.volumeMode ?? 'Filesystem';
+  const selector = pvc.spec?.selector;
   const compiled = selector ? compileLabelSelector(selector) : undefined;
   const out: PersistentVolume[] = [];
   for (const pv of view.pvs.values()) {
@@ -243,7 +243,7 @@ function staticCandidates(
       ref?.name === pvc.metadata.name &&
       (ref?.namespace ?? 'default') === (pvc.metadata.namespace ?? 'default') &&
       (!ref?.uid || !pvc.metadata.uid || ref.uid === pvc.metadata.uid);
-    if (((pv.spec?.volumeMode as string | undefined) ?? 'Filesystem') !== wantMode) continue;
+    if ((pv.spec?.volumeMode ?? 'Filesystem') !== wantMode) continue;
     if (pv.metadata.deletionTimestamp) continue;
     if (preBound) {
       out.push(pv);
@@ -252,7 +252,7 @@ function staticCandidates(
     if (pv.status?.phase !== 'Available' || ref) continue;
     if (compiled && !compiled.matches(pv.metadata.labels)) continue;
     if ((pv.spec?.storageClassName ?? '') !== className) continue;
-    const modes = (pv.spec?.accessModes as string[] | undefined) ?? [];
+    const modes = pv.spec?.accessModes ?? [];
     if (!wantModes.every((m) => modes.includes(m))) continue;
     if (storageOf(pv.spec?.capacity) < wantSize) continue;
     out.push(pv);

@@ -1,0 +1,74 @@
+// What the offline loader does to each Kubernetes list item as soon as it is parsed: recognise its kind, fit it to the
+// shape casdoctor reads and keep only those fields (src/gather/shape.ts). Runs on the main thread and in the parse
+// workers (src/gather/parse-worker.ts), which send their results back as JSON (toTransport / fromTransport).
+import type { DataKind } from '../model/snapshot.js';
+import { fitToShape } from './shape.js';
+
+/** Kubernetes kinds the loader keeps, and where they go. */
+export const KIND_TO_DATA: Record<string, DataKind> = {
+  Pod: 'pods',
+  Node: 'nodes',
+  Event: 'events',
+  PodDisruptionBudget: 'pdbs',
+  PersistentVolumeClaim: 'pvcs',
+  PersistentVolume: 'pvs',
+  StorageClass: 'storageClasses',
+  ReplicaSet: 'replicaSets',
+  Deployment: 'deployments',
+  StatefulSet: 'statefulSets',
+  DaemonSet: 'daemonSets',
+  Job: 'jobs',
+  PriorityClass: 'priorityClasses',
+  ConfigMap: 'configMaps',
+  ServiceAccount: 'serviceAccounts',
+};
+
+/** Own keys only: a kind named "constructor" or "toString" is just unknown. */
+export function kindTarget(kind: string): DataKind | undefined {
+  return Object.hasOwn(KIND_TO_DATA, kind) ? KIND_TO_DATA[kind] : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A list item already fitted (and projected) as it was parsed, so the rest of its text never reaches old space. */
+export class Prefitted {
+  constructor(
+    readonly target: DataKind,
+    readonly obj: Record<string, unknown> | undefined,
+    readonly problems: string[],
+    readonly who: string,
+  ) {}
+}
+
+export function whoOf(kind: string, metadata: Record<string, unknown>): string {
+  return `${kind} ${[metadata.namespace, metadata.name].filter((x) => typeof x === 'string').join('/')}`;
+}
+
+/** Fits and projects one list item; anything unusual (no kind, events.k8s.io) is returned as it is for the loader. */
+export function prefit(item: unknown): unknown {
+  if (!isObject(item) || typeof item.kind !== 'string' || !isObject(item.metadata)) return item;
+  const target = kindTarget(item.kind);
+  if (
+    !target ||
+    (item.kind === 'Event' && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('events.k8s.io/'))
+  )
+    return item;
+  const problems: string[] = [];
+  const obj = fitToShape(target, item, problems, '', true);
+  return new Prefitted(target, obj, problems, whoOf(item.kind, item.metadata));
+}
+
+/** A prefit result as JSON: [target, object or null, problems, who] for a fitted item, {raw} for anything else. */
+export function toTransport(v: unknown): unknown {
+  return v instanceof Prefitted ? [v.target, v.obj ?? null, v.problems, v.who] : { raw: v };
+}
+
+export function fromTransport(t: unknown): unknown {
+  if (Array.isArray(t)) return new Prefitted(t[0], t[1] ?? undefined, t[2], t[3]);
+  return (t as { raw: unknown }).raw;
+}
+
+/** The name parse workers import (src/gather/parse-worker.ts). */
+export const mapItem = prefit;

@@ -1,0 +1,110 @@
+// Parse workers run compiled JavaScript, so this test loads through dist/ (`npm test` builds it first): the workers
+// are real threads parsing real bytes. The loader must produce exactly what it produces on the main thread alone.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type * as OfflineModule from '../../src/gather/offline.js';
+import type * as PoolModule from '../../src/gather/parse-pool.js';
+import { DEMO, ROOT } from '../commands/run.js';
+
+const offline = (await import(join(ROOT, 'dist', 'gather', 'offline.js'))) as typeof OfflineModule;
+const poolModule = (await import(join(ROOT, 'dist', 'gather', 'parse-pool.js'))) as typeof PoolModule;
+
+const tmp = mkdtempSync(join(tmpdir(), 'casdoctor-parse-pool-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The demo's pods, renamed copies until the List is about `mb` MB, with a non-ASCII annotation on some. */
+function bigPodList(mb: number): { path: string; text: string } {
+  const list = JSON.parse(readFileSync(join(DEMO, 'pods.json'), 'utf8'));
+  const base = list.items;
+  const items: unknown[] = [];
+  let size = 0;
+  for (let i = 0; size < mb * 1e6; i++) {
+    const p = structuredClone(base[i % base.length]);
+    p.metadata.name = `${p.metadata.name}-${i}`;
+    p.metadata.uid = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
+    if (i % 97 === 0) p.metadata.annotations = { ...p.metadata.annotations, 'casdoctor.io/note': 'Zürich ✓ 東京' };
+    items.push(p);
+    size += JSON.stringify(p, null, 4).length;
+  }
+  list.items = items;
+  const text = `${JSON.stringify(list, null, 4)}\n`;
+  const path = join(tmp, `pods-${mb}.json`);
+  writeFileSync(path, text);
+  return { path, text };
+}
+
+/** Counts what the loader hands to workers. */
+function countSubmits(): { units: number; restore(): void } {
+  const proto = poolModule.ParsePool.prototype;
+  const submit = proto.submit;
+  const counter = {
+    units: 0,
+    restore: () => {
+      proto.submit = submit;
+    },
+  };
+  proto.submit = function (this: PoolModule.ParsePool, ...args: Parameters<typeof submit>) {
+    counter.units++;
+    return submit.apply(this, args);
+  };
+  return counter;
+}
+
+describe('parse workers', () => {
+  const big = bigPodList(6);
+
+  it('load a large List into exactly the objects the main thread alone produces, in file order', async () => {
+    const counter = countSubmits();
+    try {
+      const parallel = await offline.loadOffline([big.path], { streamThresholdBytes: 0, parallel: { thresholdBytes: 0, workers: 2 } });
+      const alone = await offline.loadOffline([big.path], { streamThresholdBytes: 0, parallel: { workers: 0 } });
+      const whole = await offline.loadOffline([big.path], { streamThresholdBytes: Number.POSITIVE_INFINITY });
+      expect(counter.units).toBeGreaterThan(2);
+      expect(parallel.pods.length).toBe(JSON.parse(big.text).items.length);
+      expect(parallel.pods).toEqual(alone.pods);
+      expect(parallel.pods).toEqual(whole.pods);
+      expect(parallel.warnings).toEqual(alone.warnings);
+      expect(parallel.pods.map((p) => p.metadata.name)).toEqual(
+        JSON.parse(big.text).items.map((p: { metadata: { name: string } }) => p.metadata.name),
+      );
+    } finally {
+      counter.restore();
+    }
+  });
+
+  it('report a wrong-typed field a worker dropped, as the main thread does', async () => {
+    const list = JSON.parse(big.text);
+    list.items[list.items.length - 5].spec.tolerations = 'everything';
+    const path = join(tmp, 'odd.json');
+    writeFileSync(path, JSON.stringify(list, null, 4));
+    const counter = countSubmits();
+    const parallel = await offline
+      .loadOffline([path], { streamThresholdBytes: 0, parallel: { thresholdBytes: 0, workers: 1 } })
+      .finally(() => counter.restore());
+    expect(counter.units).toBeGreaterThan(2);
+    const alone = await offline.loadOffline([path], { streamThresholdBytes: 0, parallel: { workers: 0 } });
+    expect(parallel.warnings).toEqual(alone.warnings);
+    expect(parallel.warnings.join('\n')).toMatch(/spec\.tolerations: expected a list, got string/);
+  });
+
+  it('locate malformed JSON inside a worker’s share by file, line and column', async () => {
+    const lines = big.text.split('\n');
+    const at = lines.length - 2000; // well inside the last unit
+    const line = lines.findIndex((l, i) => i > at && /^ {24}"name": /.test(l));
+    lines[line] = lines[line].replace('"name": ', '"name" ');
+    const path = join(tmp, 'broken.json');
+    writeFileSync(path, lines.join('\n'));
+    const counter = countSubmits();
+    const err = await offline
+      .loadOffline([path], { streamThresholdBytes: 0, parallel: { thresholdBytes: 0, workers: 1 } })
+      .catch((e) => e)
+      .finally(() => counter.restore());
+    expect(counter.units).toBeGreaterThan(2);
+    const alone = await offline.loadOffline([path], { streamThresholdBytes: 0, parallel: { workers: 0 } }).catch((e) => e);
+    expect(err.name).toBe('InputError');
+    expect(err.message).toBe(alone.message);
+    expect(err.message).toContain(`${path}:${line + 1}:`);
+  });
+});

@@ -1,0 +1,228 @@
+// The offline loader keeps only the fields of Kubernetes objects that casdoctor reads (src/gather/shape.ts). This proves
+// the cut changes no answer: every command, on every bundled dump and on a small generated cluster, prints the same
+// bytes whether the loader keeps whole objects or only the read fields. A field read by the analysis but missing from
+// the shapes makes one of these outputs differ.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDump, writeDump } from '../../bench/generate.js';
+import { runAsgAudit } from '../../src/commands/asg-audit.js';
+import { runPreflight } from '../../src/commands/preflight.js';
+import { runScaleDownBlockers } from '../../src/commands/scale-down-blockers.js';
+import type { Deps, GlobalOptions } from '../../src/commands/types.js';
+import { runWhyPending } from '../../src/commands/why-pending.js';
+import { loadOffline } from '../../src/gather/offline.js';
+import { DEMO, DEMO_NOW, ROOT } from '../commands/run.js';
+
+type Runner = (o: never, deps: Deps) => Promise<{ exitCode: number }>;
+
+async function run(runner: Runner, options: Record<string, unknown>, loadAllFields: boolean) {
+  let stdout = '';
+  let stderr = '';
+  const deps: Deps = {
+    stdout: (x) => void (stdout += x),
+    stderr: (x) => void (stderr += x),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    realNow: () => new Date(DEMO_NOW),
+    loadAllFields,
+  };
+  const global: GlobalOptions = {
+    from: [],
+    requestTimeout: '10s',
+    now: DEMO_NOW,
+    output: 'json',
+    failOn: 'never',
+    color: false,
+    debug: false,
+  };
+  const r = await runner({ ...global, ...options } as never, deps);
+  return { exitCode: r.exitCode, stdout, stderr };
+}
+
+const SCENARIOS = join(ROOT, 'test', 'scenarios');
+
+/** Appends objects to a kubectl List file of a copied dump. */
+function addItems(dir: string, file: string, items: unknown[]): void {
+  const list = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  list.items.push(...items);
+  writeFileSync(join(dir, file), `${JSON.stringify(list, null, 4)}\n`);
+}
+/** Name, dump directory and --ca-args of each dump. */
+const dirs: Array<[string, string, string | undefined]> = [['the demo', DEMO, undefined]];
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'casdoctor-projection-'));
+  // each scenario as test/scenarios.test.ts builds it: its base dump overlaid with its own files
+  for (const name of readdirSync(SCENARIOS).sort()) {
+    const spec = JSON.parse(readFileSync(join(SCENARIOS, name, 'scenario.json'), 'utf8')) as {
+      base?: string;
+      args: string[];
+    };
+    const dump = join(tmp, name);
+    if (spec.base) cpSync(join(ROOT, spec.base), dump, { recursive: true, filter: (src) => !src.endsWith('.md') });
+    for (const f of readdirSync(join(SCENARIOS, name)))
+      if (f !== 'scenario.json') cpSync(join(SCENARIOS, name, f), join(dump, f));
+    const i = spec.args.indexOf('--ca-args');
+    dirs.push([`scenario ${name}`, dump, i >= 0 ? spec.args[i + 1] : undefined]);
+  }
+  // the demo plus a local-storage claim that only a pre-created PV can satisfy (static binding reads the PV's
+  // accessModes and volumeMode, the claim's selector)
+  const local = join(tmp, 'local-pv');
+  cpSync(DEMO, local, { recursive: true });
+  addItems(local, 'storageclasses.json', [
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'local-storage', uid: 'a3c1e0de-0b6c-4f53-9a55-6a1b3c2d4e5f', creationTimestamp: '2026-11-16T10:25:51Z' },
+      provisioner: 'kubernetes.io/no-provisioner',
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    },
+  ]);
+  addItems(local, 'pvs.json', [
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'local-pv-ip-10-0-11-142', uid: '5d2f4c1a-7e8b-4a90-b1c2-d3e4f5a6b7c8', labels: { tier: 'scratch' }, creationTimestamp: '2026-11-17T09:00:00Z' },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        capacity: { storage: '50Gi' },
+        local: { path: '/mnt/disks/ssd0' },
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['ip-10-0-11-142.ec2.internal'] }] },
+            ],
+          },
+        },
+        persistentVolumeReclaimPolicy: 'Delete',
+        storageClassName: 'local-storage',
+        volumeMode: 'Filesystem',
+      },
+      status: { phase: 'Available' },
+    },
+  ]);
+  addItems(local, 'pvcs.json', [
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'scratch', namespace: 'web', uid: '0e9d8c7b-6a5f-4e3d-2c1b-0a9f8e7d6c5b', creationTimestamp: '2026-11-21T09:50:00Z' },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        resources: { requests: { storage: '20Gi' } },
+        selector: { matchLabels: { tier: 'scratch' } },
+        storageClassName: 'local-storage',
+        volumeMode: 'Filesystem',
+      },
+      status: { phase: 'Pending' },
+    },
+  ]);
+  addItems(local, 'pods.json', [
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'scratch-reader', namespace: 'web', uid: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', creationTimestamp: '2026-11-21T09:50:00Z' },
+      spec: {
+        containers: [{ name: 'reader', image: 'busybox:1.36', resources: { requests: { cpu: '50m', memory: '64Mi' } } }],
+        volumes: [{ name: 'scratch', persistentVolumeClaim: { claimName: 'scratch' } }],
+      },
+      status: {
+        phase: 'Pending',
+        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', lastProbeTime: null, lastTransitionTime: '2026-11-21T09:50:01Z' }],
+      },
+    },
+  ]);
+  dirs.push(['the demo with a local PV', local, undefined]);
+  // the demo plus a system-node-critical DaemonSet that does not preempt: CA leaves it off templates of real nodes
+  const ds = join(tmp, 'non-preempting-ds');
+  cpSync(DEMO, ds, { recursive: true });
+  addItems(ds, 'daemonsets.json', [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'node-problem-detector', namespace: 'kube-system', uid: '7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2918', creationTimestamp: '2026-11-21T09:58:00Z' },
+      spec: {
+        selector: { matchLabels: { app: 'node-problem-detector' } },
+        template: {
+          metadata: { labels: { app: 'node-problem-detector' } },
+          spec: {
+            containers: [{ name: 'npd', image: 'registry.k8s.io/node-problem-detector/node-problem-detector:v0.8.20', resources: { requests: { cpu: '20m', memory: '50Mi' } } }],
+            preemptionPolicy: 'Never',
+            priority: 2000001000,
+            priorityClassName: 'system-node-critical',
+            tolerations: [{ operator: 'Exists' }],
+          },
+        },
+      },
+      status: { currentNumberScheduled: 0, desiredNumberScheduled: 11, numberMisscheduled: 0, numberReady: 0 },
+    },
+  ]);
+  dirs.push(['the demo with a non-preempting critical DaemonSet', ds, undefined]);
+  // the bench generator at a tenth of its small size: DaemonSets, PDBs, PVs, spot and GPU groups, 300 Pending pods
+  const dump = buildDump({ name: 'small', nodes: 50, pods: 1_000, asgs: 12 });
+  writeDump(dump, join(tmp, 'generated'));
+  dirs.push(['a generated 50-node cluster', join(tmp, 'generated'), undefined]);
+  // the same with Cluster Autoscaler's container restarted at 09:55: its in-memory cooldowns and timers start from the
+  // container's startedAt (status.containerStatuses), which hides the 09:52 scale-up's cooldown
+  const ca = dump.kube.pods.find((p) => p.metadata.labels?.app === 'cluster-autoscaler');
+  ca.status.containerStatuses[0].state = { running: { startedAt: '2026-11-21T09:55:00Z' } };
+  writeDump(dump, join(tmp, 'ca-restarted'));
+  dirs.push(['a generated cluster whose CA restarted', join(tmp, 'ca-restarted'), undefined]);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('keeping only the fields casdoctor reads', () => {
+  it('leaves a pod with what the analysis reads and nothing kubectl adds besides', async () => {
+    const whole = await loadOffline([DEMO], { fields: 'all' });
+    const read = await loadOffline([DEMO], { fields: 'read' });
+    expect(read.pods.length).toBe(whole.pods.length);
+    const aws = whole.pods.find((p) => p.metadata.name?.startsWith('aws-node-'));
+    const cut = read.pods.find((p) => p.metadata.name === aws?.metadata.name);
+    expect(aws?.spec.containers[0].volumeMounts).toBeDefined();
+    expect(cut?.spec.containers[0].volumeMounts).toBeUndefined();
+    expect(cut?.spec.containers[0].resources).toEqual(aws?.spec.containers[0].resources);
+    expect(cut?.spec.tolerations).toEqual(aws?.spec.tolerations);
+    expect(cut?.metadata).toEqual(aws?.metadata);
+    expect(cut?.kind).toBe('Pod');
+    expect(cut?.apiVersion).toBe('v1');
+    expect(JSON.stringify(read.pods).length).toBeLessThan(JSON.stringify(whole.pods).length * 0.6);
+    // AWS outputs are small and kept whole
+    expect(read.autoScalingGroups).toEqual(whole.autoScalingGroups);
+  });
+
+  it.each([
+    ['why-pending --all -o json', runWhyPending, { all: true, allNamespaces: true }],
+    ['why-pending --all (table)', runWhyPending, { all: true, allNamespaces: true, output: 'table' }],
+    ['scale-down-blockers -o json', runScaleDownBlockers, {}],
+    ['scale-down-blockers --min-replica-count=2', runScaleDownBlockers, { caArgs: '--min-replica-count=2' }],
+    ['scale-down-blockers (table)', runScaleDownBlockers, { output: 'table' }],
+    ['asg-audit -o json', runAsgAudit, {}],
+    ['asg-audit (table)', runAsgAudit, { output: 'table' }],
+  ] as Array<[string, Runner, Record<string, unknown>]>)('%s prints the same on every dump', async (_, runner, extra) => {
+    for (const [name, dir, caArgs] of dirs) {
+      const options = { from: [dir], ...(caArgs ? { caArgs } : {}), ...extra };
+      const whole = await run(runner, options, true);
+      const read = await run(runner, options, false);
+      expect(read.stdout.length, name).toBeGreaterThan(100);
+      expect(read.stdout, name).toBe(whole.stdout);
+      expect(read.stderr, name).toBe(whole.stderr);
+      expect(read.exitCode, name).toBe(whole.exitCode);
+    }
+  });
+
+  it('preflight --from prints the same', async () => {
+    const options = {
+      from: [DEMO],
+      filename: [join(ROOT, 'examples', 'preflight', 'manifests')],
+      strict: false,
+    };
+    const whole = await run(runPreflight as Runner, options, true);
+    const read = await run(runPreflight as Runner, options, false);
+    expect(read.stdout.length).toBeGreaterThan(100);
+    expect(read.stdout).toBe(whole.stdout);
+    expect(read.exitCode).toBe(whole.exitCode);
+  });
+});

@@ -477,6 +477,12 @@ interface Verdict {
   met: boolean | undefined;
 }
 
+/** ", 2.1× the JSON.parse floor (2.95 s)" when the floor was measured at the same size. */
+function floorNote(offline: Measurement[], m: Measurement): string {
+  const floor = offline.find((x) => x.command === 'parse floor' && x.size === m.size && x.ok);
+  return floor ? `; ${(m.wallMs / floor.wallMs).toFixed(1)}× the JSON.parse floor of the same dump (${fmtS(floor.wallMs)})` : '';
+}
+
 function verdicts(startup: { node: Measurement; help: Measurement }, offline: Measurement[], liveResult: LiveResult | undefined, sizes: DumpInfo[]): Verdict[] {
   const out: Verdict[] = [];
   const ratio = startup.help.wallMs / startup.node.wallMs;
@@ -500,7 +506,7 @@ function verdicts(startup: { node: Measurement; help: Measurement }, offline: Me
           ? 'offline runs at the large size skipped'
           : 'command not in this build'
         : m.ok
-          ? `${fmtS(m.wallMs)} (CPU ${fmtS(m.cpuMs)})`
+          ? `${fmtS(m.wallMs)} (CPU ${fmtS(m.cpuMs)})${floorNote(offline, m)}`
           : `failed (${m.error})`,
       met: m ? m.ok && m.wallMs < limitS * 1000 : undefined,
     });
@@ -602,6 +608,7 @@ function render(ctx: {
     `- **Dumps**: [bench/generate.ts](../bench/generate.ts) writes one EKS cluster per size into \`bench/out/dumps/<size>/\` (gitignored) in the offline format: \`kubectl get -o json\` Lists (sorted keys, 4-space indent) and \`aws ... --output json\`. Objects are cloned from [examples/demo](../examples/demo) and renamed consistently (node names, providerIDs and ASG instance ids agree). A seeded PRNG (mulberry32) makes every run write the same bytes. Each cluster has DaemonSets on every node, PDBs (some with maxUnavailable 0), EBS PVs pinned to zones, tainted and GPU node groups, groups at max size and at zero, undiscovered groups, spot groups with mixed instance types, completed Job pods, bare pods, 300 Pending pods from ten controllers (selector and taint mismatches, too large, scale-up, max size, expendable priority, GPU from zero, volume zone conflict, pod anti-affinity, topology spread) with their scheduler and CA events, the Cluster Autoscaler Deployment and its status ConfigMap.`,
     `- **Timing**: each command is a fresh process (\`node bin/casdoctor.js …\`, the built dist/). Wall time is taken by the bench around the process; CPU time (user + sys) and peak RSS come from \`${HAS_TIME ? '/usr/bin/time' : '/proc/<pid>/status VmHWM, polled every 20 ms'}\`. The tables show the median of ${RUNS} runs at the small size, ${MEDIUM_RUNS} at medium, ${LARGE_RUNS} at large for \`why-pending\` and \`scale-down-blockers\` (two for the other commands, one for \`-o json\` at every size), ${STARTUP_RUNS} for start-up; live: ${LIVE_RUNS} casdoctor gatherings and raw floors, ${KUBECTL_RUNS} kubectl run(s) (kubectl needs minutes and ~10 GB for 100k pods) and one live \`why-pending\`. Fewer runs at the large size keep the whole bench near 10 minutes on this machine. stdout goes to /dev/null (plain-text table, no TTY).`,
     `- **Offline**: \`casdoctor <command> --from bench/out/dumps/<size> --now ${DUMP_TIME} --fail-on never\`; \`preflight\` gets 40 Deployments, their PDBs and 5 StatefulSets of the dump as its manifests (as \`helm template\` renders them; the same count at every size).`,
+    '- **Floor**: [bench/parse-floor.ts](../bench/parse-floor.ts) reads every file of the large dump and JSON.parse\'s it on one thread, large Lists in 64 KB batches of items, keeping nothing: what no offline command can beat on one core. The machine is shared and its speed varies by up to half from hour to hour (memory-bound work most); the floor, measured in the same bench, shows how fast the machine was.',
     '- **Live**: the loopback servers of test/servers (compiled with [bench/tsconfig.json](../bench/tsconfig.json), not part of `npm test`) run in the bench process and serve the large dump: kube-apiserver over HTTPS with a bearer token, pages of the requested `limit`, no gzip (on loopback it only burns CPU on both sides), and the AWS query/EC2/JSON protocols. The floor is `kubectl get pods,nodes,events,pdb -A -o json --kubeconfig <k> --cache-dir <fresh tmp>` (the same bytes moved and parsed; kubectl also prints them). casdoctor\'s live gathering is [bench/live-gather.ts](../bench/live-gather.ts): `gatherLive` from dist/ in its own process, every Kubernetes kind casdoctor reads plus the AWS calls. A second, tighter floor is [bench/raw-list.ts](../bench/raw-list.ts): the same 15 LISTs as casdoctor, paginated and in parallel the same way, each page only JSON.parse\'d. The runs alternate. "Server CPU" is the CPU the bench process (the loopback servers, single-threaded) spent during a run: when it approaches the wall time, the server is the bottleneck, not the client.',
   );
 
@@ -669,6 +676,11 @@ async function main(): Promise<void> {
   loads.push(os.loadavg()[0]);
 
   const offline: Measurement[] = [];
+  const large = sizes.find((d) => d.size.name === 'large');
+  if (OFFLINE && large) {
+    const floor = join(ROOT, 'bench', 'out', 'build', 'bench', 'parse-floor.js');
+    offline.push(await measure('JSON.parse floor (large)', 'parse floor', [process.execPath, floor, large.dir], LARGE_RUNS, { size: 'large' }));
+  }
   const variants = [...commands.flatMap((c) => (c === 'why-pending' ? [c, 'why-pending -o json'] : [c]))];
   for (const d of OFFLINE ? sizes : []) {
     for (const command of variants) {

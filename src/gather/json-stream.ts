@@ -26,14 +26,37 @@ export interface ReadOptions {
   parallel?: {
     mapperUrl: string;
     fromTransport: (t: unknown) => unknown;
-    /** Files at least this large use workers (default 64 MiB). */
+    /** A pool shared by several reads (the caller closes it); else one is started for this file and closed after. */
+    pool?: SharedPool;
+    /** Files at least this large use workers (default 16 MiB). */
     thresholdBytes?: number;
     /** Workers to start (default: one per spare CPU, at most 3). */
     workers?: number;
   };
 }
 
-const PARALLEL_THRESHOLD = 64 << 20;
+const PARALLEL_THRESHOLD = 16 << 20;
+
+/** A parse pool started on first use and shared by the files of one load. */
+export class SharedPool {
+  private started = false;
+  private pool: ParsePool | undefined;
+  constructor(
+    private readonly mapperUrl: string,
+    private readonly workers?: number,
+  ) {}
+  async get(): Promise<ParsePool | undefined> {
+    if (!this.started) {
+      this.started = true;
+      this.pool = (await import('./parse-pool.js')).ParsePool.create(this.mapperUrl, this.workers);
+    }
+    return this.pool;
+  }
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
+  }
+}
 // What a worker parses per message: large enough that messaging costs nothing, small enough to balance the load.
 const UNIT_BYTES = 1 << 20;
 
@@ -67,10 +90,9 @@ export async function readDocuments(
     size = (await fh.stat()).size;
     if (size >= threshold) {
       const par = options.parallel;
-      const pool =
-        par && size >= (par.thresholdBytes ?? PARALLEL_THRESHOLD)
-          ? (await import('./parse-pool.js')).ParsePool.create(par.mapperUrl, par.workers)
-          : undefined;
+      const useWorkers = par !== undefined && size >= (par.thresholdBytes ?? PARALLEL_THRESHOLD);
+      const own = useWorkers && !par.pool ? new SharedPool(par.mapperUrl, par.workers) : undefined;
+      const pool = useWorkers ? await (par.pool ?? own)?.get() : undefined;
       try {
         const doc = await streamIndentedList(
           fh,
@@ -81,7 +103,7 @@ export async function readDocuments(
         );
         if (doc !== undefined) return [doc];
       } finally {
-        await pool?.close();
+        await own?.close();
       }
     }
   } catch (e) {

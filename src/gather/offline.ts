@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
-import { type ReadOptions, readDocuments } from './json-stream.js';
+import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
 import { fitToShape } from './shape.js';
 import { fromTransport, KIND_TO_DATA, kindTarget, Prefitted, prefit, whoOf } from './prefit.js';
 
@@ -21,7 +21,7 @@ export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
    * each is parsed; 'all' keeps whole objects, for `casdoctor snapshot`, which writes them back out.
    */
   fields?: 'read' | 'all';
-  /** Parse workers for large files (with fields 'read'): size threshold and count; defaults in json-stream.ts. */
+  /** Parse workers for large files (with fields 'read'): size threshold and count (0: none); defaults in json-stream.ts. */
   parallel?: { thresholdBytes?: number; workers?: number };
 }
 
@@ -34,30 +34,50 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   const inputs = emptyInputs();
   const files: string[] = [];
   for (const p of paths) files.push(...(await listFiles(p)));
-  for (const file of files) {
-    options.onFile?.(file);
-    const project = (options.fields ?? 'read') === 'read';
-    const { parallel, ...read } = options;
-    const docs = await readDocuments(
-      file,
-      parseDocuments,
-      project ? { ...read, mapItem: prefit, parallel: { mapperUrl: PREFIT_URL, fromTransport, ...parallel } } : read,
-    );
-    let recognised = 0;
-    const problems: string[] = [];
-    for (const doc of docs) recognised += addDocument(inputs, doc, file, problems, project);
-    if (recognised === 0 && docs.length > 0 && !docs.every(isEmptyList)) {
-      inputs.warnings.push(`${file}: no Kubernetes object or AWS output casdoctor recognises; ignored`);
-    }
-    if (problems.length > 0) {
-      inputs.warnings.push(
-        `${file}: ${problems.length} value(s) of the wrong type ignored (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; ...' : ''})`,
-      );
-    }
-    inputs.sources.push(file);
+  const project = (options.fields ?? 'read') === 'read';
+  const { parallel, ...read } = options;
+  // one set of parse workers for every large file of this load, started by the first
+  const pool = new SharedPool(PREFIT_URL, parallel?.workers);
+  try {
+    for (const file of files) await loadFile(inputs, file, project, read, { ...parallel, pool });
+  } finally {
+    await pool.close();
   }
   dedupe(inputs);
   return inputs;
+}
+
+async function loadFile(
+  inputs: RawInputs,
+  file: string,
+  project: boolean,
+  options: Omit<LoadOptions, 'parallel'>,
+  parallel: { thresholdBytes?: number; pool: SharedPool },
+): Promise<void> {
+  options.onFile?.(file);
+  const docs = await readDocuments(
+    file,
+    parseDocuments,
+    project
+      ? {
+          ...options,
+          mapItem: prefit,
+          parallel: { mapperUrl: PREFIT_URL, fromTransport, thresholdBytes: parallel.thresholdBytes, pool: parallel.pool },
+        }
+      : options,
+  );
+  let recognised = 0;
+  const problems: string[] = [];
+  for (const doc of docs) recognised += addDocument(inputs, doc, file, problems, project);
+  if (recognised === 0 && docs.length > 0 && !docs.every(isEmptyList)) {
+    inputs.warnings.push(`${file}: no Kubernetes object or AWS output casdoctor recognises; ignored`);
+  }
+  if (problems.length > 0) {
+    inputs.warnings.push(
+      `${file}: ${problems.length} value(s) of the wrong type ignored (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; ...' : ''})`,
+    );
+  }
+  inputs.sources.push(file);
 }
 
 async function listFiles(path: string): Promise<string[]> {

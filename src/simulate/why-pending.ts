@@ -85,8 +85,15 @@ export function examinedPods(a: Analysis): Pod[] {
   return a.raw.pods.filter((p) => a.scope(p)).sort((x, y) => key(x).localeCompare(key(y)));
 }
 
+const analyzedCache = new WeakMap<Analysis, { scope: Analysis['scope']; result: PodAnalysis[] }>();
+
+/** The examined pods' analyses, computed once per analysis and scope (every why-pending check asks for them). */
 export function analyzePods(a: Analysis): PodAnalysis[] {
-  return examinedPods(a).map((p) => analyzePod(a, p));
+  const hit = analyzedCache.get(a);
+  if (hit && hit.scope === a.scope) return hit.result;
+  const result = examinedPods(a).map((p) => analyzePod(a, p));
+  analyzedCache.set(a, { scope: a.scope, result });
+  return result;
 }
 
 export function analyzePod(a: Analysis, pod: Pod): PodAnalysis {

@@ -86,13 +86,15 @@ export function reportHeader(
 
 /**
  * Gathers once: offline files when --from is given, else the live cluster and AWS. Offline, Kubernetes objects keep only
- * the fields casdoctor reads unless `fields` is 'all' (snapshot re-exports them).
+ * the fields casdoctor reads ('why-pending': fewer of pods already on a node) unless `wanted` is 'all' (snapshot
+ * re-exports them).
  */
 export async function gatherInputs(
   opts: GlobalOptions,
   deps: Deps,
-  fields: 'read' | 'all' = deps.loadAllFields ? 'all' : 'read',
+  wanted: 'read' | 'why-pending' | 'all' = 'read',
 ): Promise<RawInputs> {
+  const fields = deps.loadAllFields ? 'all' : wanted;
   const progress = await startProgress(deps);
   try {
     if (opts.from.length > 0) {

@@ -100,7 +100,7 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
   resolveNow(o, deps);
   let chosen: { namespace: string; name: string } | undefined;
   if (picking) {
-    const raw = await gatherInputs(o, deps);
+    const raw = await gatherInputs(o, deps, 'why-pending');
     chosen = await pickPendingPod(raw, o, deps);
     if (!chosen) return { exitCode: EXIT.ok };
   }
@@ -167,7 +167,7 @@ export function podChanges(prev: PodReport[], next: PodReport[]): string[] {
 export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise<WhyPendingRound> {
   const now = resolveNow(o, deps);
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
-  const raw = await gatherInputs(o, deps);
+  const raw = await gatherInputs(o, deps, 'why-pending');
   if (!raw.provided.has('pods')) {
     throw new InputError(
       o.from.length

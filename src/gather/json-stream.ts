@@ -25,6 +25,8 @@ export interface ReadOptions {
    */
   parallel?: {
     mapperUrl: string;
+    /** Passed to the mapper module's mapItem in the workers (the loader's field profile). */
+    mapperArg?: unknown;
     fromTransport: (t: unknown) => unknown;
     /** A pool shared by several reads (the caller closes it); else one is started for this file and closed after. */
     pool?: SharedPool;
@@ -43,12 +45,13 @@ export class SharedPool {
   private pool: ParsePool | undefined;
   constructor(
     private readonly mapperUrl: string,
+    private readonly mapperArg: unknown,
     private readonly workers?: number,
   ) {}
   async get(): Promise<ParsePool | undefined> {
     if (!this.started) {
       this.started = true;
-      this.pool = (await import('./parse-pool.js')).ParsePool.create(this.mapperUrl, this.workers);
+      this.pool = (await import('./parse-pool.js')).ParsePool.create(this.mapperUrl, this.mapperArg, this.workers);
     }
     return this.pool;
   }
@@ -91,7 +94,7 @@ export async function readDocuments(
     if (size >= threshold) {
       const par = options.parallel;
       const useWorkers = par !== undefined && size >= (par.thresholdBytes ?? PARALLEL_THRESHOLD);
-      const own = useWorkers && !par.pool ? new SharedPool(par.mapperUrl, par.workers) : undefined;
+      const own = useWorkers && !par.pool ? new SharedPool(par.mapperUrl, par.mapperArg, par.workers) : undefined;
       const pool = useWorkers ? await (par.pool ?? own)?.get() : undefined;
       try {
         const doc = await streamIndentedList(

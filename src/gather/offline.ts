@@ -3,7 +3,7 @@ import { extname, join } from 'node:path';
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
-import { fitToShape } from './shape.js';
+import { type FieldProfile, fitToShape } from './shape.js';
 import { fromTransport, KIND_TO_DATA, kindTarget, Prefitted, prefit, whoOf } from './prefit.js';
 
 const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
@@ -18,9 +18,10 @@ export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
   onFile?: (path: string) => void;
   /**
    * 'read' (the default) keeps only the fields of Kubernetes objects that casdoctor reads (src/gather/shape.ts), as
-   * each is parsed; 'all' keeps whole objects, for `casdoctor snapshot`, which writes them back out.
+   * each is parsed; 'why-pending' keeps even less of pods already on a node; 'all' keeps whole objects, for `casdoctor
+   * snapshot`, which writes them back out.
    */
-  fields?: 'read' | 'all';
+  fields?: 'read' | 'why-pending' | 'all';
   /** Parse workers for large files (with fields 'read'): size threshold and count (0: none); defaults in json-stream.ts. */
   parallel?: { thresholdBytes?: number; workers?: number };
 }
@@ -34,12 +35,13 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   const inputs = emptyInputs();
   const files: string[] = [];
   for (const p of paths) files.push(...(await listFiles(p)));
-  const project = (options.fields ?? 'read') === 'read';
+  const fields = options.fields ?? 'read';
+  const profile: FieldProfile | undefined = fields === 'all' ? undefined : fields;
   const { parallel, ...read } = options;
   // one set of parse workers for every large file of this load, started by the first
-  const pool = new SharedPool(PREFIT_URL, parallel?.workers);
+  const pool = new SharedPool(PREFIT_URL, profile, parallel?.workers);
   try {
-    for (const file of files) await loadFile(inputs, file, project, read, { ...parallel, pool });
+    for (const file of files) await loadFile(inputs, file, profile, read, { ...parallel, pool });
   } finally {
     await pool.close();
   }
@@ -50,7 +52,7 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
 async function loadFile(
   inputs: RawInputs,
   file: string,
-  project: boolean,
+  profile: FieldProfile | undefined,
   options: Omit<LoadOptions, 'parallel'>,
   parallel: { thresholdBytes?: number; pool: SharedPool },
 ): Promise<void> {
@@ -58,17 +60,23 @@ async function loadFile(
   const docs = await readDocuments(
     file,
     parseDocuments,
-    project
+    profile
       ? {
           ...options,
-          mapItem: prefit,
-          parallel: { mapperUrl: PREFIT_URL, fromTransport, thresholdBytes: parallel.thresholdBytes, pool: parallel.pool },
+          mapItem: (item) => prefit(item, profile),
+          parallel: {
+            mapperUrl: PREFIT_URL,
+            mapperArg: profile,
+            fromTransport,
+            thresholdBytes: parallel.thresholdBytes,
+            pool: parallel.pool,
+          },
         }
       : options,
   );
   let recognised = 0;
   const problems: string[] = [];
-  for (const doc of docs) recognised += addDocument(inputs, doc, file, problems, project);
+  for (const doc of docs) recognised += addDocument(inputs, doc, file, problems, profile);
   if (recognised === 0 && docs.length > 0 && !docs.every(isEmptyList)) {
     inputs.warnings.push(`${file}: no Kubernetes object or AWS output casdoctor recognises; ignored`);
   }
@@ -158,8 +166,14 @@ function isEmptyList(doc: unknown): boolean {
 }
 
 /** Adds one parsed document; returns how many objects it recognised. */
-function addDocument(inputs: RawInputs, doc: unknown, file: string, problems: string[], project: boolean): number {
-  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file, problems, project), 0);
+function addDocument(
+  inputs: RawInputs,
+  doc: unknown,
+  file: string,
+  problems: string[],
+  profile: FieldProfile | undefined,
+): number {
+  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file, problems, profile), 0);
   if (!isObject(doc)) return 0;
   // Kubernetes List / XxxList
   if (Array.isArray(doc.items) && (typeof doc.kind !== 'string' || doc.kind.endsWith('List'))) {
@@ -173,10 +187,10 @@ function addDocument(inputs: RawInputs, doc: unknown, file: string, problems: st
     }
     let n = 0;
     for (const item of doc.items)
-      n += addKubeObject(inputs, item, file, problems, project, itemKind, doc.apiVersion);
+      n += addKubeObject(inputs, item, file, problems, profile, itemKind, doc.apiVersion);
     return n;
   }
-  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file, problems, project);
+  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file, problems, profile);
   return addAwsOutput(inputs, doc, file, problems);
 }
 
@@ -187,7 +201,7 @@ function addKubeObject(
   item: unknown,
   file: string,
   problems: string[],
-  project: boolean,
+  profile: FieldProfile | undefined,
   listItemKind?: string,
   listApiVersion?: unknown,
 ): number {
@@ -234,7 +248,7 @@ function addKubeObject(
   }
   // Wrong-typed fields are dropped here, once, so the analysis never meets them (a hand-edited dump).
   const found: string[] = [];
-  const fitted = fitToShape(target, obj, found, '', project);
+  const fitted = fitToShape(target, obj, found, '', profile !== undefined, profile);
   const who = whoOf(kind, obj.metadata);
   for (const p of found) problems.push(`${who}: ${p}`);
   inputs.provided.add(target);

@@ -30,9 +30,9 @@ export class ParsePool {
   private readonly pending = new Map<number, { slot: Slot; resolve: (r: UnitResult) => void }>();
   private nextId = 0;
 
-  private constructor(size: number, mapperUrl: string, workerUrl: URL) {
+  private constructor(size: number, mapperUrl: string, mapperArg: unknown, workerUrl: URL) {
     this.slots = Array.from({ length: size }, () => {
-      const worker = new Worker(workerUrl, { workerData: { mapperUrl } });
+      const worker = new Worker(workerUrl, { workerData: { mapperUrl, mapperArg } });
       worker.unref(); // an abandoned load must not keep the process alive
       const slot: Slot = { worker, inFlight: 0 };
       worker.on('message', (m: UnitResult & { id: number }) => this.settle(m.id, m));
@@ -46,12 +46,12 @@ export class ParsePool {
    * A pool of `workers` (default: one per spare CPU, at most 3), or undefined when there is no spare CPU or the worker
    * script is not there (the TypeScript sources run under the test runner: the main thread parses alone).
    */
-  static create(mapperUrl: string, workers?: number): ParsePool | undefined {
+  static create(mapperUrl: string, mapperArg: unknown, workers?: number): ParsePool | undefined {
     const size = workers ?? Math.min(availableParallelism() - 1, 3);
     if (size <= 0) return undefined;
     const workerUrl = new URL('./parse-worker.js', import.meta.url);
     if (!existsSync(fileURLToPath(workerUrl)) || !existsSync(fileURLToPath(mapperUrl))) return undefined;
-    return new ParsePool(size, mapperUrl, workerUrl);
+    return new ParsePool(size, mapperUrl, mapperArg, workerUrl);
   }
 
   /** The least busy worker that can take another unit, if any. */

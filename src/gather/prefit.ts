@@ -2,7 +2,7 @@
 // shape casdoctor reads and keep only those fields (src/gather/shape.ts). Runs on the main thread and in the parse
 // workers (src/gather/parse-worker.ts), which send their results back as JSON (toTransport / fromTransport).
 import type { DataKind } from '../model/snapshot.js';
-import { fitToShape } from './shape.js';
+import { type FieldProfile, fitToShape } from './shape.js';
 
 /** Kubernetes kinds the loader keeps, and where they go. */
 export const KIND_TO_DATA: Record<string, DataKind> = {
@@ -47,7 +47,7 @@ export function whoOf(kind: string, metadata: Record<string, unknown>): string {
 }
 
 /** Fits and projects one list item; anything unusual (no kind, events.k8s.io) is returned as it is for the loader. */
-export function prefit(item: unknown): unknown {
+export function prefit(item: unknown, profile: FieldProfile = 'read'): unknown {
   if (!isObject(item) || typeof item.kind !== 'string' || !isObject(item.metadata)) return item;
   const target = kindTarget(item.kind);
   if (
@@ -56,7 +56,7 @@ export function prefit(item: unknown): unknown {
   )
     return item;
   const problems: string[] = [];
-  const obj = fitToShape(target, item, problems, '', true);
+  const obj = fitToShape(target, item, problems, '', true, profile);
   return new Prefitted(target, obj, problems, whoOf(item.kind, item.metadata));
 }
 

@@ -161,6 +161,43 @@ beforeAll(() => {
     },
   ]);
   dirs.push(['the demo with a non-preempting critical DaemonSet', ds, undefined]);
+  // the demo plus a running pod whose required anti-affinity keeps a Pending pod off its zone: the scheduler checks
+  // the anti-affinity of pods already placed (symmetry), so why-pending must keep it on pods that are on a node
+  const anti = join(tmp, 'existing-anti-affinity');
+  cpSync(DEMO, anti, { recursive: true });
+  const solo = (name: string, uid: string, extra: Record<string, unknown>, status: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'web', uid, labels: { app: 'solo' }, creationTimestamp: '2026-11-21T09:40:00Z' },
+    spec: {
+      containers: [{ name: 'solo', image: 'nginx:1.27', resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+      ...extra,
+    },
+    status,
+  });
+  addItems(anti, 'pods.json', [
+    solo(
+      'solo-a',
+      '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98',
+      {
+        nodeName: 'ip-10-0-22-96.ec2.internal',
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { app: 'solo' } }, topologyKey: 'topology.kubernetes.io/zone' },
+            ],
+          },
+        },
+        tolerations: [{ effect: 'NoExecute', key: 'node.kubernetes.io/not-ready', operator: 'Exists', tolerationSeconds: 300 }],
+      },
+      { phase: 'Running', startTime: '2026-11-21T09:40:02Z' },
+    ),
+    solo('solo-b', '4d3c2b1a-0f9e-4e7d-8c6b-5f4e3d2c1b0a', {}, {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', lastProbeTime: null, lastTransitionTime: '2026-11-21T09:55:00Z' }],
+    }),
+  ]);
+  dirs.push(['the demo with an anti-affine running pod', anti, undefined]);
   // the bench generator at a tenth of its small size: DaemonSets, PDBs, PVs, spot and GPU groups, 300 Pending pods
   const dump = buildDump({ name: 'small', nodes: 50, pods: 1_000, asgs: 12 });
   writeDump(dump, join(tmp, 'generated'));
@@ -191,6 +228,26 @@ describe('keeping only the fields casdoctor reads', () => {
     expect(JSON.stringify(read.pods).length).toBeLessThan(JSON.stringify(whole.pods).length * 0.6);
     // AWS outputs are small and kept whole
     expect(read.autoScalingGroups).toEqual(whole.autoScalingGroups);
+  });
+
+  it("keeps less of pods already on a node for why-pending: no tolerations, node affinity, volumes or conditions", async () => {
+    const read = await loadOffline([DEMO], { fields: 'read' });
+    const pending = await loadOffline([DEMO], { fields: 'why-pending' });
+    const onNode = (p: (typeof read.pods)[number]) => Boolean(p.spec.nodeName);
+    const ds = pending.pods.find((p) => onNode(p) && p.metadata.name?.startsWith('aws-node-'));
+    expect(read.pods.find((p) => p.metadata.name === ds?.metadata.name)?.spec.tolerations?.length).toBeGreaterThan(0);
+    expect(ds?.spec.tolerations).toBeUndefined();
+    expect(ds?.spec.affinity?.nodeAffinity).toBeUndefined();
+    expect(ds?.spec.volumes).toBeUndefined();
+    expect(ds?.status?.conditions).toBeUndefined();
+    expect(ds?.spec.containers[0].resources).toEqual(
+      read.pods.find((p) => p.metadata.name === ds?.metadata.name)?.spec.containers[0].resources,
+    );
+    // Pending pods keep everything the simulation reads
+    const waiting = pending.pods.filter((p) => !onNode(p));
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const p of waiting) expect(p).toEqual(read.pods.find((q) => q.metadata.uid === p.metadata.uid));
+    expect(JSON.stringify(pending.pods).length).toBeLessThan(JSON.stringify(read.pods).length * 0.8);
   });
 
   it.each([

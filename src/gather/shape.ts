@@ -14,7 +14,7 @@ type Shape =
   | 'int-or-string'
   | { nullable: Shape }
   | { array: Shape; projectOnly?: (entry: unknown) => boolean }
-  | { record: Shape }
+  | { record: Shape; projectKeys?: ReadonlySet<string> }
   | { object: Record<string, Shape>; required?: readonly string[] };
 
 const S = 'string';
@@ -28,7 +28,7 @@ const quantities: Shape = { record: Q };
 const obj = (fields: Record<string, Shape>, required?: readonly string[]): Shape => ({ object: fields, required });
 const arr = (of: Shape): Shape => ({ array: of });
 
-const objectMeta = obj({
+const metaFields: Record<string, Shape> = {
   name: S,
   namespace: S,
   uid: S,
@@ -42,6 +42,22 @@ const objectMeta = obj({
   ownerReferences: arr(
     obj({ apiVersion: S, kind: S, name: S, uid: S, controller: B, blockOwnerDeletion: B }, ['kind', 'name']),
   ),
+};
+const objectMeta = obj(metaFields);
+// The pod annotations casdoctor reads (CA's drain rules, pod filter and templates). Meshes and agents annotate every
+// pod with kilobytes (sidecar status, checksums, scrape configs) that nothing here reads.
+const podMeta = obj({
+  ...metaFields,
+  annotations: {
+    record: S,
+    projectKeys: new Set([
+      'cluster-autoscaler.kubernetes.io/safe-to-evict',
+      'cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes',
+      'cluster-autoscaler.kubernetes.io/daemonset-pod',
+      'cluster-autoscaler.kubernetes.io/pod-scale-up-delay',
+      'kubernetes.io/config.mirror',
+    ]),
+  },
 });
 const requirement = obj({ key: S, operator: S, values: strings }, ['key']);
 const labelSelector: Shape = { nullable: obj({ matchLabels: stringMap, matchExpressions: arr(requirement) }) };
@@ -162,7 +178,7 @@ const workload = obj({
  */
 const assignedPodForWhyPending = obj(
   {
-    metadata: objectMeta,
+    metadata: podMeta,
     spec: obj({
       nodeName: S,
       affinity: obj({ podAffinity, podAntiAffinity: podAffinity }),
@@ -192,7 +208,7 @@ export type FieldProfile = 'read' | 'why-pending';
 const KUBE_SHAPES: Partial<Record<DataKind, Shape>> = {
   pods: obj(
     {
-      metadata: objectMeta,
+      metadata: podMeta,
       spec: podSpecWith(podContainer),
       status: obj({
         phase: S,
@@ -419,6 +435,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 const DROP = Symbol('drop');
+/** A projected record none of whose kept keys is present: left out, without a warning. */
+const OMIT = Symbol('omit');
 
 function describe(shape: Shape): string {
   if (typeof shape === 'string') return shape === 'int-or-string' ? 'an integer or a string' : `a ${shape}`;
@@ -517,6 +535,20 @@ function fit(v: unknown, shape: Shape, base: string, problems: string[]): unknow
   }
   if ('record' in shape) {
     if (!isObject(v)) return bad(v, shape, base, problems);
+    const keys = shape.projectKeys;
+    if (PROJECT && keys) {
+      let out: Record<string, unknown> | undefined;
+      for (const k in v) {
+        if (!keys.has(k)) continue;
+        KEYS.push(k);
+        STEPS.push(1);
+        const y = fit(v[k], shape.record, base, problems);
+        KEYS.pop();
+        STEPS.pop();
+        if (y !== DROP) (out ??= {})[k] = y;
+      }
+      return out ?? OMIT;
+    }
     for (const k of Object.keys(v)) {
       KEYS.push(k);
       STEPS.push(1);
@@ -544,7 +576,7 @@ function fit(v: unknown, shape: Shape, base: string, problems: string[]): unknow
       const y = fit(x, s, base, problems);
       KEYS.pop();
       STEPS.pop();
-      if (y !== DROP) out[k] = y;
+      if (y !== DROP && y !== OMIT) out[k] = y;
     }
     return missingRequired(out, shape.required, base, problems) ? DROP : out;
   }

@@ -198,6 +198,41 @@ beforeAll(() => {
     }),
   ]);
   dirs.push(['the demo with an anti-affine running pod', anti, undefined]);
+  // the demo plus the two pod annotations no other dump carries: a Pending pod asking CA to wait before scaling up
+  // for it, and a bare pod on an underutilized node that declares itself a DaemonSet pod (not a drain blocker)
+  const annotated = join(tmp, 'annotated-pods');
+  cpSync(DEMO, annotated, { recursive: true });
+  const demoPods = JSON.parse(readFileSync(join(DEMO, 'pods.json'), 'utf8')).items as Array<Record<string, any>>;
+  const api = demoPods.find((p) => p.metadata.name.startsWith('api-') && !p.spec.nodeName);
+  if (!api) throw new Error('the demo has no Pending api pod');
+  const delayed = structuredClone(api);
+  delayed.metadata = {
+    ...delayed.metadata,
+    name: 'api-delayed',
+    uid: '6e5d4c3b-2a19-4f08-8e7d-6c5b4a392817',
+    creationTimestamp: '2026-11-21T09:58:00Z',
+    annotations: { 'cluster-autoscaler.kubernetes.io/pod-scale-up-delay': '10m' },
+  };
+  addItems(annotated, 'pods.json', [
+    delayed,
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'log-shipper-ip-10-0-29-12',
+        namespace: 'kube-system',
+        uid: '8f7e6d5c-4b3a-4291-9f8e-7d6c5b4a3928',
+        annotations: { 'cluster-autoscaler.kubernetes.io/daemonset-pod': 'true' },
+        creationTimestamp: '2026-11-20T08:00:00Z',
+      },
+      spec: {
+        containers: [{ name: 'shipper', image: 'fluent/fluent-bit:3.1', resources: { requests: { cpu: '10m', memory: '32Mi' } } }],
+        nodeName: 'ip-10-0-29-12.ec2.internal',
+      },
+      status: { phase: 'Running', startTime: '2026-11-20T08:00:02Z' },
+    },
+  ]);
+  dirs.push(['the demo with annotated pods', annotated, undefined]);
   // the bench generator at a tenth of its small size: DaemonSets, PDBs, PVs, spot and GPU groups, 300 Pending pods
   const dump = buildDump({ name: 'small', nodes: 50, pods: 1_000, asgs: 12 });
   writeDump(dump, join(tmp, 'generated'));

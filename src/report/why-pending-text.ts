@@ -37,11 +37,48 @@ function ago(seconds: number | undefined): string {
   return `${Math.round(seconds / 3600)}h ago`;
 }
 
+/** Above this many node groups a pod's table shows the telling ones and counts the rest by reason. */
+export const GROUP_ROWS_SHOWN = 12;
+
+/**
+ * The groups worth a row when there are hundreds: those that fit, then those whose predicates pass (CA skips them:
+ * max size, backoff), then the failing discovered ones, then the undiscovered; shown in name order.
+ */
+function shownGroups(p: PodReport): { shown: PodReport['nodeGroups']; hidden: PodReport['nodeGroups'] } {
+  if (p.nodeGroups.length <= GROUP_ROWS_SHOWN + 1) return { shown: p.nodeGroups, hidden: [] };
+  const rank = (g: PodReport['nodeGroups'][number]) =>
+    g.fits ? 0 : g.predicatesPass ? 1 : g.discovered ? 2 : 3;
+  const picked = new Set(
+    p.nodeGroups
+      .map((g, i) => ({ g, i }))
+      .sort((a, b) => rank(a.g) - rank(b.g) || a.i - b.i)
+      .slice(0, GROUP_ROWS_SHOWN)
+      .map((x) => x.g),
+  );
+  return {
+    shown: p.nodeGroups.filter((g) => picked.has(g)),
+    hidden: p.nodeGroups.filter((g) => !picked.has(g)),
+  };
+}
+
+function hiddenSummary(hidden: PodReport['nodeGroups'], s: Style): string {
+  const byReason = new Map<string, number>();
+  for (const g of hidden) {
+    const r = g.fits ? 'fits' : g.reasons.join(', ');
+    byReason.set(r, (byReason.get(r) ?? 0) + 1);
+  }
+  const parts = [...byReason]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([r, n]) => `${n} × ${r}`);
+  return s.dim(`  … and ${hidden.length} more node groups: ${parts.join(' · ')} (every group is in -o json)`);
+}
+
 function groupTable(p: PodReport, s: Style, width?: number): string {
   const head = ['NODE GROUP', 'MIN/CUR/MAX', 'INSTANCE', 'TEMPLATE', 'FITS', 'FIRST FAILING REASON'];
   const fixed = 18 + 13 + 14 + 10 + 6 + 12;
   const reasonWidth = width ? Math.max(30, width - fixed) : undefined;
-  const rows = p.nodeGroups.map((g) => {
+  const { shown, hidden } = shownGroups(p);
+  const rows = shown.map((g) => {
     const mark = g.fits ? s.green('yes') : g.predicatesPass ? s.yellow('no*') : s.red('no');
     const reason = g.fits
       ? g.expanderChoice
@@ -57,7 +94,8 @@ function groupTable(p: PodReport, s: Style, width?: number): string {
       reason,
     ];
   });
-  return plainTable(head, rows, reasonWidth);
+  const table = plainTable(head, rows, reasonWidth);
+  return hidden.length ? `${table}\n${hiddenSummary(hidden, s)}` : table;
 }
 
 export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAIN): string {

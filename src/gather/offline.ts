@@ -208,7 +208,10 @@ function addKubeObject(
   if (item instanceof Prefitted) {
     for (const p of item.problems) problems.push(`${item.who}: ${p}`);
     inputs.provided.add(item.target);
-    if (item.obj) (inputs[item.target] as unknown[]).push(item.obj);
+    const obj = item.obj;
+    if (obj && typeof obj.apiVersion !== 'string' && typeof listApiVersion === 'string' && listApiVersion !== 'v1')
+      obj.apiVersion = listApiVersion;
+    if (obj) (inputs[item.target] as unknown[]).push(obj);
     return 1;
   }
   if (!isObject(item)) {

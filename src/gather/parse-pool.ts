@@ -31,15 +31,23 @@ export class ParsePool {
   private nextId = 0;
 
   private constructor(size: number, mapperUrl: string, mapperArg: unknown, workerUrl: URL) {
-    this.slots = Array.from({ length: size }, () => {
-      const worker = new Worker(workerUrl, { workerData: { mapperUrl, mapperArg } });
-      worker.unref(); // an abandoned load must not keep the process alive
-      const slot: Slot = { worker, inFlight: 0 };
-      worker.on('message', (m: UnitResult & { id: number }) => this.settle(m.id, m));
-      worker.on('error', (e) => this.failAll(slot, e.message));
-      worker.on('exit', () => this.failAll(slot, 'parse worker exited'));
-      return slot;
-    });
+    this.slots = [];
+    try {
+      for (let i = 0; i < size; i++) {
+        const worker = new Worker(workerUrl, { workerData: { mapperUrl, mapperArg } });
+        const slot: Slot = { worker, inFlight: 0 };
+        worker.on('message', (m: UnitResult & { id: number }) => this.settle(m.id, m));
+        worker.on('error', (e) => this.failAll(slot, e.message));
+        worker.on('exit', () => this.failAll(slot, 'parse worker exited'));
+        // after the listeners (a 'message' listener refs the worker again): an abandoned load must not keep the
+        // process alive
+        worker.unref();
+        this.slots.push(slot);
+      }
+    } catch (e) {
+      for (const s of this.slots) void s.worker.terminate();
+      throw e;
+    }
   }
 
   /**

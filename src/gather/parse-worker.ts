@@ -19,6 +19,8 @@ parentPort?.on('message', (m: { id: number; bytes: Uint8Array; unit: string; fil
     parentPort?.postMessage({ id: m.id, text: JSON.stringify(items.map(mapper.toTransport)) });
   } catch (e) {
     const err = e as Error & { fileOffset?: number };
-    parentPort?.postMessage({ id: m.id, error: err.message, fileOffset: err.fileOffset });
+    // malformed input is a SyntaxError with its file offset; anything else is this worker failing
+    if (err instanceof SyntaxError) parentPort?.postMessage({ id: m.id, error: err.message, fileOffset: err.fileOffset });
+    else parentPort?.postMessage({ id: m.id, error: String(err?.message ?? err), crashed: true });
   }
 });

@@ -41,13 +41,13 @@ function ago(seconds: number | undefined): string {
 export const GROUP_ROWS_SHOWN = 12;
 
 /**
- * The groups worth a row when there are hundreds: those that fit, then those whose predicates pass (CA skips them:
- * max size, backoff), then the failing discovered ones, then the undiscovered; shown in name order.
+ * The groups worth a row when there are hundreds: the expander's pick, those that fit, then those whose predicates
+ * pass (CA skips them: max size, backoff), then the failing discovered ones, then the undiscovered; shown in name order.
  */
 function shownGroups(p: PodReport): { shown: PodReport['nodeGroups']; hidden: PodReport['nodeGroups'] } {
   if (p.nodeGroups.length <= GROUP_ROWS_SHOWN + 1) return { shown: p.nodeGroups, hidden: [] };
   const rank = (g: PodReport['nodeGroups'][number]) =>
-    g.fits ? 0 : g.predicatesPass ? 1 : g.discovered ? 2 : 3;
+    g.expanderChoice ? 0 : g.fits ? 1 : g.predicatesPass ? 2 : g.discovered ? 3 : 4;
   const picked = new Set(
     p.nodeGroups
       .map((g, i) => ({ g, i }))

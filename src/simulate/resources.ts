@@ -125,7 +125,7 @@ function addQuantity(
   path: string,
 ): void {
   try {
-    into[name] = (into[name] ?? 0) + resourceValue(name, q);
+    into[name] = (Object.hasOwn(into, name) ? into[name] : 0) + resourceValue(name, q);
   } catch (e) {
     problems?.push({ path, resource: name, value: q, message: e instanceof Error ? e.message : String(e) });
   }

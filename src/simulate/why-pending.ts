@@ -60,6 +60,8 @@ interface SharedResult {
   /** The report's parts, built by the first pod and shared by the others (5,000 nodes × 300 pods of one RS otherwise). */
   schedulerOut?: PodReport['scheduler'];
   nodeGroups?: PodGroupResult[];
+  /** nodeGroups with the expander's pick marked, for the group's pods CA scales up for. */
+  nodeGroupsChosen?: PodGroupResult[];
   expander?: PodReport['expander'];
 }
 const equivalenceCache = new WeakMap<Analysis, Map<string, SharedResult>>();
@@ -182,9 +184,8 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   };
   const schedulerOut = shared.schedulerOut;
   const groups = shared.groups;
-  const firstOfGroup = shared.nodeGroups === undefined;
   shared.nodeGroups ??= groups.map((g) => toGroupResult(g, pod));
-  const nodeGroups = shared.nodeGroups;
+  let nodeGroups = shared.nodeGroups;
   const fitsNode = sched.nodes.find((n) => n.fits);
 
   let verdict: PodVerdict;
@@ -206,12 +207,15 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     );
     if (candidates.length > 0) {
       verdict = 'scale-up';
-      if (firstOfGroup || !shared.expander) {
+      // the rows with the expander's pick marked: a copy, shared only by the group's pods CA scales up for (another
+      // pod of the same ReplicaSet may be ignored by CA, and its rows must not say "picks it")
+      if (!shared.expander || !shared.nodeGroupsChosen) {
         shared.expander = pickExpander(a, pod, candidates);
-        const choice = shared.expander.choice ?? candidates[0].group.name;
-        for (const r of nodeGroups) if (r.name === choice) r.expanderChoice = true;
+        const picked = shared.expander.choice ?? candidates[0].group.name;
+        shared.nodeGroupsChosen = nodeGroups.map((r) => (r.name === picked ? { ...r, expanderChoice: true } : r));
       }
       expander = shared.expander;
+      nodeGroups = shared.nodeGroupsChosen;
       const choice = expander.choice ?? candidates[0].group.name;
       summary = upcoming
         ? `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`

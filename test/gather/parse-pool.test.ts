@@ -1,8 +1,10 @@
 // Parse workers run compiled JavaScript, so this test loads through dist/ (`npm test` builds it first): the workers
 // are real threads parsing real bytes. The loader must produce exactly what it produces on the main thread alone.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as OfflineModule from '../../src/gather/offline.js';
 import type * as PoolModule from '../../src/gather/parse-pool.js';
@@ -53,6 +55,21 @@ function countSubmits(): { units: number; restore(): void } {
 }
 
 describe('parse workers', () => {
+  it('never keep the process alive: a pool that is not closed still lets node exit', () => {
+    const script = `
+      const { ParsePool } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'gather', 'parse-pool.js')).href)});
+      const pool = ParsePool.create(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'gather', 'prefit.js')).href)}, 'read', 1);
+      process.stdout.write(pool ? 'started' : 'no pool');
+    `;
+    // a module file: under `node -e` an unreleased worker does not show (node exits anyway)
+    const file = join(tmp, 'abandon-pool.mjs');
+    writeFileSync(file, script);
+    const r = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 10_000 });
+    expect(r.stdout).toBe('started');
+    expect(r.signal).toBeNull(); // not killed by the timeout
+    expect(r.status).toBe(0);
+  });
+
   const big = bigPodList(6);
 
   it('load a large List into exactly the objects the main thread alone produces, in file order', async () => {

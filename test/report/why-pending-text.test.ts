@@ -59,7 +59,9 @@ describe('the node-group table of a Pending pod', () => {
     const groups: PodGroupResult[] = [];
     for (let i = 0; i < 300; i++) {
       const name = `ng-${String(i).padStart(3, '0')}`;
-      if (i === 250) groups.push(group(name, { fits: true, reasons: [], predicatesPass: true, values: undefined }));
+      if (i === 250)
+        groups.push(group(name, { fits: true, expanderChoice: true, reasons: [], predicatesPass: true, values: undefined }));
+      else if (i < 15) groups.push(group(name, { fits: true, reasons: [], predicatesPass: true, values: undefined }));
       else if (i === 120)
         groups.push(group(name, { reasons: ['max node group size reached'], skipReason: 'max node group size reached', predicatesPass: true }));
       else if (i >= 280) groups.push(group(name, { discovered: false, reasons: ['not discovered by CA'] }));
@@ -69,14 +71,18 @@ describe('the node-group table of a Pending pod', () => {
     const text = render(groups);
     const rows = rowsOf(text);
     expect(rows).toHaveLength(GROUP_ROWS_SHOWN);
-    expect(rows).toContain('ng-250');
-    expect(rows).toContain('ng-120');
+    expect(rows).toContain('ng-250'); // the expander's pick, even with more fitting groups than rows
+    expect(rows.filter((r) => r !== 'ng-250')).toEqual(groups.slice(0, GROUP_ROWS_SHOWN - 1).map((g) => g.name));
     expect(rows).not.toContain('ng-290'); // undiscovered groups come last
     expect(rows).toEqual([...rows].sort()); // in name order
     const hidden = 300 - GROUP_ROWS_SHOWN;
-    const taints = groups.filter((g) => g.reasons[0]?.includes('taint') && !rows.includes(g.name)).length;
+    const count = (pred: (g: PodGroupResult) => boolean) => groups.filter((g) => pred(g) && !rows.includes(g.name)).length;
+    const taints = count((g) => g.reasons[0]?.includes('taint'));
+    const fits = count((g) => g.fits);
+    const maxSize = count((g) => g.reasons[0] === 'max node group size reached');
+    expect(fits).toBe(4);
     expect(text).toContain(
-      `… and ${hidden} more node groups: ${hidden - 20 - taints} × Insufficient cpu · 20 × not discovered by CA · ${taints} × node(s) had untolerated taint {gpu: true} (every group is in -o json)`,
+      `… and ${hidden} more node groups: ${hidden - 20 - taints - fits - maxSize} × Insufficient cpu · 20 × not discovered by CA · ${taints} × node(s) had untolerated taint {gpu: true} · ${fits} × fits · ${maxSize} × max node group size reached (every group is in -o json)`,
     );
   });
 });

@@ -39,8 +39,9 @@ export class ParsePool {
         worker.on('message', (m: UnitResult & { id: number }) => this.settle(m.id, m));
         worker.on('error', (e) => this.failAll(slot, e.message));
         worker.on('exit', () => this.failAll(slot, 'parse worker exited'));
-        // after the listeners (a 'message' listener refs the worker again): an abandoned load must not keep the
-        // process alive
+        // Idle workers must not keep the process alive (an abandoned pool), busy ones must: the main thread may be
+        // waiting for nothing but their answers. So a worker is ref'd while it has units and unref'd when idle; this
+        // comes after the listeners because adding a 'message' listener refs the worker again.
         worker.unref();
         this.slots.push(slot);
       }
@@ -72,7 +73,7 @@ export class ParsePool {
   /** Sends `bytes` (transferred: the caller gives them up) to a worker; resolves with its JSON text or error. */
   submit(slot: Slot, bytes: Uint8Array, unit: string, fileOffset: number): Promise<UnitResult> {
     const id = this.nextId++;
-    slot.inFlight++;
+    if (slot.inFlight++ === 0) slot.worker.ref();
     return new Promise((resolve) => {
       this.pending.set(id, { slot, resolve });
       slot.worker.postMessage({ id, bytes, unit, fileOffset }, [bytes.buffer as ArrayBuffer]);
@@ -88,7 +89,7 @@ export class ParsePool {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    p.slot.inFlight--;
+    if (--p.slot.inFlight === 0) p.slot.worker.unref();
     p.resolve(r);
   }
 

@@ -1,14 +1,16 @@
 // Parse workers run compiled JavaScript, so this test loads through dist/ (`npm test` builds it first): the workers
 // are real threads parsing real bytes. The loader must produce exactly what it produces on the main thread alone.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as OfflineModule from '../../src/gather/offline.js';
 import type * as PoolModule from '../../src/gather/parse-pool.js';
-import { DEMO, ROOT } from '../commands/run.js';
+import type { Deps } from '../../src/commands/types.js';
+import { runWhyPending } from '../../src/commands/why-pending.js';
+import { cli, DEMO, DEMO_NOW, ROOT } from '../commands/run.js';
 
 const offline = (await import(join(ROOT, 'dist', 'gather', 'offline.js'))) as typeof OfflineModule;
 const poolModule = (await import(join(ROOT, 'dist', 'gather', 'parse-pool.js'))) as typeof PoolModule;
@@ -53,6 +55,43 @@ function countSubmits(): { units: number; restore(): void } {
   };
   return counter;
 }
+
+describe('parse workers in the real CLI', () => {
+  it('answer a why-pending run on a dump large enough for them exactly as the main thread alone does, and exit', async () => {
+    // the demo with 17 MB of pods (renamed copies of its running pods): past the 16 MiB from which workers parse
+    const dir = join(tmp, 'big-demo');
+    cpSync(DEMO, dir, { recursive: true });
+    const list = JSON.parse(readFileSync(join(DEMO, 'pods.json'), 'utf8'));
+    const running = list.items.filter((p: { spec: { nodeName?: string } }) => p.spec.nodeName);
+    let size = Buffer.byteLength(JSON.stringify(list, null, 4));
+    for (let i = 0; size < 17e6; i++) {
+      const p = structuredClone(running[i % running.length]);
+      p.metadata.name = `${p.metadata.name}-copy${i}`;
+      p.metadata.uid = `${String(i).padStart(8, '0')}-1111-4000-8000-000000000000`;
+      list.items.push(p);
+      size += JSON.stringify(p, null, 4).length + 2;
+    }
+    writeFileSync(join(dir, 'pods.json'), JSON.stringify(list, null, 4));
+    const args = ['why-pending', '--all', '--from', dir, '--now', DEMO_NOW, '-o', 'json', '--fail-on', 'never'];
+    const viaCli = cli(args);
+    expect(viaCli.stderr).toBe('');
+    expect(viaCli.code).toBe(0);
+    // in this process the sources are TypeScript, so no worker can start: the main thread parses everything
+    let stdout = '';
+    const deps: Deps = {
+      stdout: (x) => void (stdout += x),
+      stderr: () => {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      realNow: () => new Date(DEMO_NOW),
+    };
+    await runWhyPending(
+      { from: [dir], requestTimeout: '10s', now: DEMO_NOW, output: 'json', failOn: 'never', color: false, debug: false, all: true, allNamespaces: true },
+      deps,
+    );
+    expect(viaCli.stdout).toBe(stdout);
+  });
+});
 
 describe('parse workers', () => {
   it('never keep the process alive: a pool that is not closed still lets node exit', () => {

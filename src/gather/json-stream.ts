@@ -38,6 +38,8 @@ export interface ReadOptions {
 }
 
 const PARALLEL_THRESHOLD = 16 << 20;
+// What a worker parses per message: large enough that messaging costs nothing, small enough to balance the load.
+const UNIT_BYTES = 1 << 20;
 
 /** A parse pool started on first use and shared by the files of one load. */
 export class SharedPool {
@@ -60,8 +62,6 @@ export class SharedPool {
     this.pool = undefined;
   }
 }
-// What a worker parses per message: large enough that messaging costs nothing, small enough to balance the load.
-const UNIT_BYTES = 1 << 20;
 
 const DEFAULT_THRESHOLD = 8 << 20;
 const DEFAULT_CHUNK = 4 << 20;
@@ -208,11 +208,15 @@ async function streamIndentedList(
   let items: unknown[] = [];
   segments.push(items);
   let start = bracket; // the '[' or ',' before the next unparsed item
-  const toWorker = (slot: Slot, fileOffset: number, bytes: Uint8Array, pool: ParsePool, fromTransport: (t: unknown) => unknown): void => {
-    const p = pool.submit(slot, bytes, unit, fileOffset).then((r) => {
+  // a run of items from `start` to `end` goes to a worker; what follows goes into a new segment
+  const toWorker = (par: NonNullable<typeof parallel>, slot: Slot, start: number, end: number, data: Buffer): void => {
+    const bytes = new Uint8Array(end - start + 1); // the spare last byte becomes the run's ']'
+    bytes.set(data.subarray(start, end));
+    const fileOffset = base + start;
+    const p = par.pool.submit(slot, bytes, unit, fileOffset).then((r) => {
       if (r.crashed) throw new Error(`parse worker failed: ${r.error}`);
       if (r.error !== undefined) throw syntaxError(r.error, r.fileOffset ?? fileOffset);
-      return (JSON.parse(r.text ?? '[]') as unknown[]).map(fromTransport);
+      return (JSON.parse(r.text ?? '[]') as unknown[]).map(par.fromTransport);
     });
     p.catch(() => {}); // awaited with the rest below; not an unhandled rejection meanwhile
     segments.push(p);
@@ -233,13 +237,8 @@ async function streamIndentedList(
       const c = data.indexOf(itemClose, Math.max(start, start + span - itemClose.length));
       if (c < 0 || c + itemClose.length > limit) break;
       const end = c + itemClose.length;
-      if (slot && parallel) {
-        const bytes = new Uint8Array(end - start + 1); // the spare last byte becomes the batch's ']'
-        bytes.set(data.subarray(start, end));
-        toWorker(slot, base + start, bytes, parallel.pool, parallel.fromTransport);
-      } else {
-        parseBatch(data, start, end, base, items, mapItem);
-      }
+      if (slot && parallel) toWorker(parallel, slot, start, end, data);
+      else parseBatch(data, start, end, base, items, mapItem);
       start = end;
     }
     if (listEnd >= 0) {

@@ -10,7 +10,6 @@ const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
 
 const K8S_DATA_KINDS = new Set<DataKind>(Object.values(KIND_TO_DATA));
 
-
 const LOADABLE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
 export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
@@ -22,10 +21,9 @@ export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
    * snapshot`, which writes them back out.
    */
   fields?: 'read' | 'why-pending' | 'all';
-  /** Parse workers for large files (with fields 'read'): size threshold and count (0: none); defaults in json-stream.ts. */
+  /** Parse workers for large files (not with fields 'all'): size threshold and count (0: none); defaults in json-stream.ts. */
   parallel?: { thresholdBytes?: number; workers?: number };
 }
-
 
 /**
  * Reads `kubectl get -o json|yaml` and `aws ... --output json` dumps from files and directories (recursively),

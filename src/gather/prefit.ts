@@ -2,7 +2,7 @@
 // shape casdoctor reads and keep only those fields (src/gather/shape.ts). Runs on the main thread and in the parse
 // workers (src/gather/parse-worker.ts), which send their results back as JSON (toTransport / fromTransport).
 import type { DataKind } from '../model/snapshot.js';
-import { type FieldProfile, fitToShape } from './shape.js';
+import { type FieldProfile, fitToShape, isObject } from './shape.js';
 
 /** Kubernetes kinds the loader keeps, and where they go. */
 export const KIND_TO_DATA: Record<string, DataKind> = {
@@ -26,10 +26,6 @@ export const KIND_TO_DATA: Record<string, DataKind> = {
 /** Own keys only: a kind named "constructor" or "toString" is just unknown. */
 export function kindTarget(kind: string): DataKind | undefined {
   return Object.hasOwn(KIND_TO_DATA, kind) ? KIND_TO_DATA[kind] : undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A list item already fitted (and projected) as it was parsed, so the rest of its text never reaches old space. */

@@ -430,7 +430,7 @@ const AWS_SHAPES: Partial<Record<DataKind, Shape>> = {
   ),
 };
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

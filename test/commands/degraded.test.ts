@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/checks/index.js';
-import type { Deps } from '../../src/commands/types.js';
 import { runWhyPending, type WhyPendingOptions } from '../../src/commands/why-pending.js';
 import { loadOffline } from '../../src/gather/offline.js';
 import type { DataKind, RawInputs } from '../../src/model/snapshot.js';
@@ -14,6 +13,7 @@ import { mutatingAwsRequests, mutatingKubeRequests } from '../gather/live-fixtur
 import { type AwsServer, type AwsServerOptions, startAwsServer } from '../servers/aws-server.js';
 import { type KubeApiServer, type KubeServerOptions, startKubeApiServer } from '../servers/kube-apiserver.js';
 import { cliAsync } from './cli-async.js';
+import { capturingDeps, PIPED_JSON } from './in-process.js';
 import { DEMO, DEMO_NOW } from './run.js';
 
 let demo: RawInputs;
@@ -48,36 +48,23 @@ async function whyPending(
   s: { kube: KubeApiServer; aws: AwsServer },
   extra: Partial<WhyPendingOptions> = {},
 ) {
-  let stdout = '';
-  let stderr = '';
-  const deps: Deps = {
-    stdout: (x) => void (stdout += x),
-    stderr: (x) => void (stderr += x),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    realNow: () => new Date(DEMO_NOW),
+  const c = capturingDeps({
     liveOverrides: {
       awsEndpoint: s.aws.endpoint,
       awsCredentials: { accessKeyId: 'AKIDCASDOCTORTEST', secretAccessKey: 'casdoctor-test-secret' },
       awsRetryDelayMs: 0,
     },
-  };
+  });
   const o: WhyPendingOptions = {
-    from: [],
+    ...PIPED_JSON,
     kubeconfig: s.kube.kubeconfigPath,
     region: 'us-east-1',
-    requestTimeout: '10s',
-    now: DEMO_NOW,
-    output: 'json',
-    failOn: 'never',
-    color: false,
-    debug: false,
     all: true,
     allNamespaces: true,
     ...extra,
   };
-  const r = await runWhyPending(o, deps);
-  return { exitCode: r.exitCode, report: JSON.parse(stdout), stderr };
+  const r = await runWhyPending(o, c.deps);
+  return { exitCode: r.exitCode, report: JSON.parse(c.stdout()), stderr: c.stderr() };
 }
 
 /** The why-pending checks that declare they cannot run without this kind of data. */

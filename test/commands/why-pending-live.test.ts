@@ -1,13 +1,13 @@
 // The live path end to end: the real why-pending command, the real client-node and AWS SDK clients, over HTTPS and
 // HTTP to loopback servers that speak the Kubernetes REST API and the AWS query protocol, filled with the demo dump.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/commands/types.js';
 import { runWhyPending, type WhyPendingOptions } from '../../src/commands/why-pending.js';
 import { loadOffline } from '../../src/gather/offline.js';
 import { mutatingAwsRequests, mutatingKubeRequests } from '../gather/live-fixtures.js';
 import { type AwsServer, startAwsServer } from '../servers/aws-server.js';
 import { type KubeApiServer, startKubeApiServer } from '../servers/kube-apiserver.js';
-import { DEMO, DEMO_NOW } from './run.js';
+import { capturingDeps, PIPED_JSON } from './in-process.js';
+import { DEMO } from './run.js';
 
 let kube: KubeApiServer;
 let aws: AwsServer;
@@ -24,33 +24,12 @@ afterAll(async () => {
 });
 
 function options(extra: Partial<WhyPendingOptions>): WhyPendingOptions {
-  return {
-    from: [],
-    requestTimeout: '10s',
-    now: DEMO_NOW,
-    output: 'json',
-    failOn: 'never',
-    color: false,
-    debug: false,
-    all: true,
-    ...extra,
-  };
+  return { ...PIPED_JSON, all: true, ...extra };
 }
 
 async function run(o: WhyPendingOptions, live: boolean) {
-  let stdout = '';
-  let stderr = '';
-  const deps: Deps = {
-    stdout: (s) => {
-      stdout += s;
-    },
-    stderr: (s) => {
-      stderr += s;
-    },
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    realNow: () => new Date(DEMO_NOW),
-    ...(live
+  const c = capturingDeps(
+    live
       ? {
           liveOverrides: {
             awsEndpoint: aws.endpoint,
@@ -58,10 +37,10 @@ async function run(o: WhyPendingOptions, live: boolean) {
             awsRetryDelayMs: 0,
           },
         }
-      : {}),
-  };
-  const result = await runWhyPending(o, deps);
-  return { result, stdout, stderr };
+      : {},
+  );
+  const result = await runWhyPending(o, c.deps);
+  return { result, stdout: c.stdout(), stderr: c.stderr() };
 }
 
 describe('why-pending live', () => {

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as OfflineModule from '../../src/gather/offline.js';
 import type * as PoolModule from '../../src/gather/parse-pool.js';
-import type { Deps } from '../../src/commands/types.js';
 import { runWhyPending } from '../../src/commands/why-pending.js';
+import { capturingDeps, PIPED_JSON } from '../commands/in-process.js';
 import { cli, DEMO, DEMO_NOW, ROOT } from '../commands/run.js';
 
 const offline = (await import(join(ROOT, 'dist', 'gather', 'offline.js'))) as typeof OfflineModule;
@@ -77,19 +77,9 @@ describe('parse workers in the real CLI', () => {
     expect(viaCli.stderr).toBe('');
     expect(viaCli.code).toBe(0);
     // in this process the sources are TypeScript, so no worker can start: the main thread parses everything
-    let stdout = '';
-    const deps: Deps = {
-      stdout: (x) => void (stdout += x),
-      stderr: () => {},
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      realNow: () => new Date(DEMO_NOW),
-    };
-    await runWhyPending(
-      { from: [dir], requestTimeout: '10s', now: DEMO_NOW, output: 'json', failOn: 'never', color: false, debug: false, all: true, allNamespaces: true },
-      deps,
-    );
-    expect(viaCli.stdout).toBe(stdout);
+    const c = capturingDeps();
+    await runWhyPending({ ...PIPED_JSON, from: [dir], all: true, allNamespaces: true }, c.deps);
+    expect(viaCli.stdout).toBe(c.stdout());
   });
 });
 

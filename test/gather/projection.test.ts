@@ -10,35 +10,18 @@ import { buildDump, writeDump } from '../../bench/generate.js';
 import { runAsgAudit } from '../../src/commands/asg-audit.js';
 import { runPreflight } from '../../src/commands/preflight.js';
 import { runScaleDownBlockers } from '../../src/commands/scale-down-blockers.js';
-import type { Deps, GlobalOptions } from '../../src/commands/types.js';
+import type { Deps } from '../../src/commands/types.js';
 import { runWhyPending } from '../../src/commands/why-pending.js';
 import { loadOffline } from '../../src/gather/offline.js';
-import { DEMO, DEMO_NOW, ROOT } from '../commands/run.js';
+import { capturingDeps, PIPED_JSON } from '../commands/in-process.js';
+import { DEMO, ROOT } from '../commands/run.js';
 
 type Runner = (o: never, deps: Deps) => Promise<{ exitCode: number }>;
 
 async function run(runner: Runner, options: Record<string, unknown>, loadAllFields: boolean) {
-  let stdout = '';
-  let stderr = '';
-  const deps: Deps = {
-    stdout: (x) => void (stdout += x),
-    stderr: (x) => void (stderr += x),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    realNow: () => new Date(DEMO_NOW),
-    loadAllFields,
-  };
-  const global: GlobalOptions = {
-    from: [],
-    requestTimeout: '10s',
-    now: DEMO_NOW,
-    output: 'json',
-    failOn: 'never',
-    color: false,
-    debug: false,
-  };
-  const r = await runner({ ...global, ...options } as never, deps);
-  return { exitCode: r.exitCode, stdout, stderr };
+  const c = capturingDeps({ loadAllFields });
+  const r = await runner({ ...PIPED_JSON, ...options } as never, c.deps);
+  return { exitCode: r.exitCode, stdout: c.stdout(), stderr: c.stderr() };
 }
 
 const SCENARIOS = join(ROOT, 'test', 'scenarios');

@@ -4,38 +4,18 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/commands/types.js';
 import { runWhyPending } from '../../src/commands/why-pending.js';
 import type { PodReport } from '../../src/model/why-pending.js';
-import { DEMO, DEMO_NOW } from '../commands/run.js';
+import { capturingDeps, PIPED_JSON } from '../commands/in-process.js';
+import { DEMO } from '../commands/run.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'casdoctor-shared-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function whyPendingJson(dir: string): Promise<PodReport[]> {
-  let out = '';
-  const deps: Deps = {
-    stdout: (x) => void (out += x),
-    stderr: () => {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    realNow: () => new Date(DEMO_NOW),
-  };
-  await runWhyPending(
-    {
-      from: [dir],
-      requestTimeout: '10s',
-      now: DEMO_NOW,
-      output: 'json',
-      failOn: 'never',
-      color: false,
-      debug: false,
-      all: true,
-      allNamespaces: true,
-    },
-    deps,
-  );
-  return JSON.parse(out).pods;
+  const c = capturingDeps();
+  await runWhyPending({ ...PIPED_JSON, from: [dir], all: true, allNamespaces: true }, c.deps);
+  return JSON.parse(c.stdout()).pods;
 }
 
 describe('equivalent Pending pods', () => {

@@ -1,4 +1,5 @@
 import type { Severity } from '../model/findings.js';
+import { shellCommand } from '../model/shell.js';
 import { auditedGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject } from './lib/asg-audit.js';
@@ -59,7 +60,7 @@ export default defineCheck({
           evidence: [
             { source: `ASG ${g.name} SuspendedProcesses`, observed: g.suspendedProcesses.join(', ') },
           ],
-          remediation: `aws autoscaling resume-processes --auto-scaling-group-name ${g.name} --scaling-processes ${e.fix}`,
+          remediation: shellCommand(['aws', 'autoscaling', 'resume-processes', '--auto-scaling-group-name', g.name, '--scaling-processes', e.fix]),
         });
       }
     }

@@ -1,4 +1,5 @@
 import { formatDurationShort } from '../model/duration.js';
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 
 export default defineCheck({
@@ -23,7 +24,7 @@ export default defineCheck({
     const ns = a.ca.flags.namespace.value;
     const name = `${ns}/${a.ca.flags.statusConfigMapName.value}`;
     const subject = { kind: 'ConfigMap', name: a.ca.flags.statusConfigMapName.value, namespace: ns };
-    const logs = `kubectl -n ${a.ca.deployment?.namespace ?? ns} logs deploy/${a.ca.deployment?.name ?? 'cluster-autoscaler'} --tail=100`;
+    const logs = shellCommand(['kubectl', '-n', a.ca.deployment?.namespace ?? ns, 'logs', `deploy/${a.ca.deployment?.name ?? 'cluster-autoscaler'}`, '--tail=100']);
     const status = a.caStatus;
     if (!status) {
       if (!a.ca.found || a.ca.flags.writeStatusConfigmap.value === false) return;

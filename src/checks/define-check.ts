@@ -1,6 +1,8 @@
 import type { Evidence, Finding, Severity, Subject } from '../model/findings.js';
+import { shellQuote } from '../model/shell.js';
+import { hasUnsafe, oneLine } from '../model/text.js';
 import type { DataKind } from '../model/snapshot.js';
-import type { Analysis } from '../simulate/analysis.js';
+import type { Analysis, CaRecordKind } from '../simulate/analysis.js';
 
 export type CommandName = 'why-pending' | 'asg-audit' | 'scale-down-blockers' | 'preflight';
 
@@ -16,6 +18,8 @@ export interface CheckMeta<M extends string = string> {
   commands: CommandName[];
   /** Snapshot data the check cannot run without; a missing kind makes the check skipped, never passed. */
   requires: DataKind[];
+  /** Parts of CA's own record (log, /metrics, /snapshotz) the check cannot run without: skipped with how to supply them. */
+  requiresRecord?: CaRecordKind[];
   /** Message templates keyed by id; `{name}` placeholders are filled from the data given to report(). */
   messages: Record<M, string>;
   /** Upstream source the behaviour comes from. */
@@ -36,7 +40,11 @@ export interface FindingInput<M extends string> {
 
 export interface CheckContext<M extends string = string> {
   analysis: Analysis;
+  /** The command the check runs for (a check of several commands may look at different things in each). */
+  command: CommandName;
   report(input: FindingInput<M>): void;
+  /** The check could not evaluate after all (data it needs turned out absent): say what is missing and how to supply it. */
+  skip(reason: string, detail: string): void;
 }
 
 export interface Check<M extends string = string> {
@@ -68,16 +76,29 @@ export function formatMessage(
 }
 
 export function toFinding(meta: CheckMeta, input: FindingInput<string>): Finding {
+  // A message is one sentence: every value filled into it is foreign and made one line. A fix is several lines of
+  // casdoctor's own, so a foreign value with a line break (AWS allows them in ASG names and tags) is made one line
+  // wherever it appears in it, and cannot forge a line of casdoctor's own ("fix: run curl … | sh").
+  const data: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(input.data)) data[k] = typeof v === 'string' ? oneLine(v) : v;
+  const foreign = [input.subject.name, input.subject.namespace, input.nodeGroup, ...Object.values(input.data)].filter(
+    (v): v is string => typeof v === 'string' && v.length > 0 && hasUnsafe(v),
+  );
+  // shell-quoted too: a name with a quote and a line break appears in a printed command only in its quoted form
+  const tidy = (text: string) =>
+    foreign.reduce((t, v) => t.split(v).join(oneLine(v)).split(shellQuote(v)).join(shellQuote(oneLine(v))), text);
   return {
     checkId: meta.id,
     severity: input.severity ?? meta.severity,
     subject: input.subject,
     ...(input.nodeGroup !== undefined ? { nodeGroup: input.nodeGroup } : {}),
-    message: formatMessage(meta, input.messageId, input.data),
+    message: formatMessage(meta, input.messageId, data),
     ...(input.schedulerReason !== undefined ? { schedulerReason: input.schedulerReason } : {}),
     ...(input.caReason !== undefined ? { caReason: input.caReason } : {}),
-    evidence: input.evidence ?? [],
-    ...(input.remediation !== undefined ? { remediation: input.remediation } : {}),
+    evidence: foreign.length
+      ? (input.evidence ?? []).map((e) => ({ ...e, observed: tidy(e.observed), ...(e.expected !== undefined ? { expected: tidy(e.expected) } : {}), source: tidy(e.source) }))
+      : (input.evidence ?? []),
+    ...(input.remediation !== undefined ? { remediation: foreign.length ? tidy(input.remediation) : input.remediation } : {}),
     docsUrl: `${DOCS_BASE}/${meta.id}.md`,
   };
 }

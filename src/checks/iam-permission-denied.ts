@@ -66,7 +66,7 @@ function fixFor(d: IamDecision, group: string | undefined): string {
     return `Remove or narrow the Deny statement (${listNames(d.matchedStatements, 3)}).`;
   const resource =
     d.resourceArn === '*' ? '*' : d.resourceArn.replace(/autoScalingGroup:[^:]+:/, 'autoScalingGroup:*:');
-  return `Allow it in CA's role policy:\n  { "Effect": "Allow", "Action": "${d.action}", "Resource": "${resource}" }`;
+  return `Allow it in CA's role policy:\n  { "Effect": "Allow", "Action": ${JSON.stringify(d.action)}, "Resource": ${JSON.stringify(resource)} }`;
 }
 
 /** The request's context entries for the keys the policy looked at. */

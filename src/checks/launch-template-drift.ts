@@ -1,4 +1,5 @@
 import type { LaunchTemplateVersion } from '../model/aws.js';
+import { shellCommand } from '../model/shell.js';
 import {
   auditedGroups,
   caLaunchTemplateVersion,
@@ -7,6 +8,7 @@ import {
 } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, listNames } from './lib/asg-audit.js';
+import { awsStructureArg } from './lib/support.js';
 
 function detail(v: LaunchTemplateVersion | undefined, fallbackType?: string): string {
   if (!v)
@@ -72,7 +74,7 @@ export default defineCheck({
               source: `instance ${i.InstanceId}`,
               observed: `${i.LaunchConfigurationName} (${i.InstanceType})`,
             })),
-          remediation: `Replace the old instances (aws autoscaling start-instance-refresh --auto-scaling-group-name ${g.name}) so the nodes, and the template CA copies from them, match the launch configuration.`,
+          remediation: `Replace the old instances (${shellCommand(['aws', 'autoscaling', 'start-instance-refresh', '--auto-scaling-group-name', g.name])}) so the nodes, and the template CA copies from them, match the launch configuration.`,
         });
         continue;
       }
@@ -106,7 +108,7 @@ export default defineCheck({
               observed: `v${caVersion.VersionNumber}: ${detail(caVersion)}; default v${defaultVersion.VersionNumber}: ${detail(defaultVersion)}`,
             },
           ],
-          remediation: `Point the ASG at $Default or a pinned version if v${caVersion.VersionNumber} is not meant for production: aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${g.name} --launch-template LaunchTemplateId=${caVersion.LaunchTemplateId},Version='$Default'`,
+          remediation: `Point the ASG at $Default or a pinned version if v${caVersion.VersionNumber} is not meant for production: ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', g.name, '--launch-template', awsStructureArg({ LaunchTemplateId: caVersion.LaunchTemplateId ?? '', Version: '$Default' })])}`,
         });
       }
       const want = String(caVersion.VersionNumber);
@@ -160,8 +162,8 @@ export default defineCheck({
           })),
         ],
         remediation: typeChanged
-          ? `CA copies its template from a running (old) node while new nodes get v${want}: roll the group so nodes match the template (aws autoscaling start-instance-refresh --auto-scaling-group-name ${g.name}), or pin the ASG to the version you mean.`
-          : `Roll the group when convenient (aws autoscaling start-instance-refresh --auto-scaling-group-name ${g.name}) so running nodes match what CA and new launches use.`,
+          ? `CA copies its template from a running (old) node while new nodes get v${want}: roll the group so nodes match the template (${shellCommand(['aws', 'autoscaling', 'start-instance-refresh', '--auto-scaling-group-name', g.name])}), or pin the ASG to the version you mean.`
+          : `Roll the group when convenient (${shellCommand(['aws', 'autoscaling', 'start-instance-refresh', '--auto-scaling-group-name', g.name])}) so running nodes match what CA and new launches use.`,
       });
     }
   },

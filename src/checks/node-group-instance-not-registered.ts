@@ -1,4 +1,5 @@
 import { formatDurationShort } from '../model/duration.js';
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, listNames } from './lib/support.js';
 
@@ -39,7 +40,7 @@ export default defineCheck({
         else if (a.now.getTime() - at.getTime() > GRACE_MS)
           old.push(`${i.InstanceId} (${formatDurationShort(a.now.getTime() - at.getTime())} ago)`);
       }
-      const remediation = `The instances run but the kubelet never registered. On one of them check the bootstrap (cloud-init / nodeadm logs), the instance profile's IAM role in the aws-auth ConfigMap or an EKS access entry, security groups to the API server, and kubelet --provider-id aws:///<az>/<instance-id>:\n  aws ec2 get-console-output --instance-id ${g.unregisteredInstances[0].InstanceId} --latest --output text`;
+      const remediation = `The instances run but the kubelet never registered. On one of them check the bootstrap (cloud-init / nodeadm logs), the instance profile's IAM role in the aws-auth ConfigMap or an EKS access entry, security groups to the API server, and kubelet --provider-id aws:///<az>/<instance-id>:\n  ${shellCommand(['aws', 'ec2', 'get-console-output', '--instance-id', g.unregisteredInstances[0].InstanceId ?? '', '--latest', '--output', 'text'])}`;
       if (old.length) {
         ctx.report({
           messageId: 'unregistered',

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { blocked, groupSubject, listNames, podRef } from './lib/support.js';
 
@@ -39,7 +40,7 @@ export default defineCheck({
         subject: groupSubject(g),
         nodeGroup: g.name,
         evidence: [{ source: `ASG ${g.name} SuspendedProcesses`, observed: g.suspendedProcesses.join(', ') }],
-        remediation: `aws autoscaling resume-processes --auto-scaling-group-name ${g.name} --scaling-processes Launch`,
+        remediation: shellCommand(['aws', 'autoscaling', 'resume-processes', '--auto-scaling-group-name', g.name, '--scaling-processes', 'Launch']),
       });
     }
   },

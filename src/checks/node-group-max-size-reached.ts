@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { reportSkippedGroups } from './lib/group-skip.js';
 
@@ -19,7 +20,7 @@ export default defineCheck({
     reportSkippedGroups(ctx, 'max-size', (g) =>
       g.via === 'nodes-flag'
         ? `Raise the max in CA's --nodes=${g.minSize}:${g.maxSize}:${g.name} flag (and the ASG's MaxSize to match).`
-        : `Raise the ASG's max size, e.g.\n  aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${g.name} --max-size ${Math.max(g.maxSize * 2, g.maxSize + 2)}\nor add capacity in another node group the pods can use.`,
+        : `Raise the ASG's max size, e.g.\n  ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', g.name, '--max-size', String(Math.max(g.maxSize * 2, g.maxSize + 2))])}\nor add capacity in another node group the pods can use.`,
     );
   },
 });

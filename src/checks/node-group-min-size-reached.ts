@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { analyzeScaleDown, type NodeScaleDown } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
 import { nodesWithReason } from './lib/scale-down.js';
@@ -51,7 +52,7 @@ export default defineCheck({
         ],
         remediation: flag
           ? `Lower the min in CA's --nodes flag, e.g. --nodes=${Math.max(0, g.minSize - 1)}:${g.maxSize}:${name}, if the group may shrink.`
-          : `If the group may shrink, lower its min size:\n  aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${name} --min-size ${Math.max(0, g.minSize - 1)}\nIf the min is a deliberate floor, nothing is wrong.`,
+          : `If the group may shrink, lower its min size:\n  ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', name, '--min-size', String(Math.max(0, g.minSize - 1))])}\nIf the min is a deliberate floor, nothing is wrong.`,
       });
     }
   },

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { SCALE_DOWN_DISABLED_ANNOTATION } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
 import { nodeSubject, nodesWithReason } from './lib/scale-down.js';
@@ -24,7 +25,7 @@ export default defineCheck({
         ...(n.group ? { nodeGroup: n.group.name } : {}),
         caReason: 'ScaleDownDisabledAnnotation',
         evidence: [{ source: `Node ${n.name} metadata.annotations`, observed: `${SCALE_DOWN_DISABLED_ANNOTATION}: "true"` }],
-        remediation: `If the node no longer needs protecting, remove the annotation:\n  kubectl annotate node ${n.name} ${SCALE_DOWN_DISABLED_ANNOTATION}-`,
+        remediation: `If the node no longer needs protecting, remove the annotation:\n  ${shellCommand(['kubectl', 'annotate', 'node', n.name, `${SCALE_DOWN_DISABLED_ANNOTATION}-`])}`,
       });
     }
   },

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { auditedGroups, isAsgScoped } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { caSubject, groupSubject } from './lib/asg-audit.js';
@@ -50,7 +51,7 @@ export default defineCheck({
           nodeGroup: g.name,
           caReason: 'FailedToScaleUpGroup',
           evidence,
-          remediation: `Make them agree: aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${g.name} --max-size ${s.max}, or --nodes=${s.min}:${g.asgMaxSize}:${g.name}.`,
+          remediation: `Make them agree: ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', g.name, '--max-size', String(s.max)])}, or --nodes=${s.min}:${g.asgMaxSize}:${g.name}.`,
         });
       }
       if (s.min < g.asgMinSize) {
@@ -61,7 +62,7 @@ export default defineCheck({
           nodeGroup: g.name,
           caReason: 'ScaleDownFailed',
           evidence,
-          remediation: `Make them agree: aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${g.name} --min-size ${s.min}, or --nodes=${g.asgMinSize}:${s.max}:${g.name}.`,
+          remediation: `Make them agree: ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', g.name, '--min-size', String(s.min)])}, or --nodes=${g.asgMinSize}:${s.max}:${g.name}.`,
         });
       }
     }

@@ -1,4 +1,5 @@
 import type { PodDisruptionBudget } from '../model/k8s.js';
+import { shellCommand } from '../model/shell.js';
 import type { TrackedPdb } from '../simulate/drainability/pdb-tracker.js';
 import type { BlockerDetail, NodeScaleDown } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
@@ -27,7 +28,7 @@ function fix(t: TrackedPdb): string {
   if (s.maxUnavailable === 0 || s.maxUnavailable === '0%') {
     lines.push(
       'maxUnavailable: 0 never allows a voluntary eviction, so no node running these pods can be drained. Allow one at a time:',
-      `  kubectl patch pdb -n ${ns} ${name} --type merge -p '{"spec":{"maxUnavailable":1}}'`,
+      `  ${shellCommand(['kubectl', 'patch', 'pdb', '-n', ns, name, '--type', 'merge', '-p', JSON.stringify({ spec: { maxUnavailable: 1 } })])}`,
     );
   } else if (
     s.minAvailable !== undefined &&
@@ -37,7 +38,7 @@ function fix(t: TrackedPdb): string {
   ) {
     lines.push(
       `minAvailable: ${s.minAvailable} equals the ${st.expectedPods} pod(s) it selects: no pod may ever go. Lower it (or scale the workload up), e.g.`,
-      `  kubectl patch pdb -n ${ns} ${name} --type merge -p '{"spec":{"minAvailable":${Math.max(0, st.expectedPods - 1)}}}'`,
+      `  ${shellCommand(['kubectl', 'patch', 'pdb', '-n', ns, name, '--type', 'merge', '-p', JSON.stringify({ spec: { minAvailable: Math.max(0, st.expectedPods - 1) } })])}`,
     );
   } else if (st.currentHealthy !== undefined && st.desiredHealthy !== undefined && st.currentHealthy <= st.desiredHealthy) {
     lines.push(

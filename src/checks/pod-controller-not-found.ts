@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { blockerRole, blockersWithReason } from './lib/scale-down.js';
 import { podRef, podSubject } from './lib/support.js';
@@ -32,7 +33,7 @@ export default defineCheck({
         ],
         remediation: [
           `The pod was orphaned (its ${c?.kind} was deleted with --cascade=orphan, or by hand). If nothing should run it any more, delete it:`,
-          `  kubectl delete pod -n ${pod.metadata.namespace} ${pod.metadata.name}`,
+          `  ${shellCommand(['kubectl', 'delete', 'pod', '-n', pod.metadata.namespace ?? 'default', pod.metadata.name ?? ''])}`,
           `Otherwise recreate the ${c?.kind} (or move the workload under a new controller). safe-to-evict: "true" does not help here: CA checks the controller (ReplicaCount) before that annotation.`,
           'Only --skip-nodes-with-custom-controller-pods=false switches this check off in CA.',
         ].join('\n'),

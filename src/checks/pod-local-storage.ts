@@ -1,6 +1,8 @@
+import { shellCommand } from '../model/shell.js';
 import { SAFE_TO_EVICT_LOCAL_VOLUMES } from '../simulate/drainability/pod-util.js';
 import { defineCheck } from './define-check.js';
 import { blockerRole, blockersWithReason, templateHint } from './lib/scale-down.js';
+import { quoted, yamlSnippet } from './lib/snippets.js';
 import { podRef, podSubject } from './lib/support.js';
 
 export default defineCheck({
@@ -43,9 +45,9 @@ export default defineCheck({
         ],
         remediation: [
           `If the data in ${vols.join(', ')} may be lost when the pod moves, name the volumes in ${templateHint(ctx.analysis, pod)}:`,
-          `  ${SAFE_TO_EVICT_LOCAL_VOLUMES}: "${value}"`,
+          yamlSnippet({ [SAFE_TO_EVICT_LOCAL_VOLUMES]: quoted(value) }, 2),
           `(exact names, comma-separated, no spaces: "a, b" names " b"). For the running pod only:`,
-          `  kubectl annotate pod -n ${pod.metadata.namespace} ${pod.metadata.name} --overwrite ${SAFE_TO_EVICT_LOCAL_VOLUMES}=${value}`,
+          `  ${shellCommand(['kubectl', 'annotate', 'pod', '-n', pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', '--overwrite', `${SAFE_TO_EVICT_LOCAL_VOLUMES}=${value}`])}`,
           'An emptyDir with medium: Memory does not block. Cluster-wide: --skip-nodes-with-local-storage=false.',
         ].join('\n'),
       });

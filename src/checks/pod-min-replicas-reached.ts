@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { blockerRole, blockersWithReason, workloadOf } from './lib/scale-down.js';
 import { podRef, podSubject } from './lib/support.js';
@@ -34,7 +35,7 @@ export default defineCheck({
         ],
         remediation:
           w && w.kind === 'Deployment'
-            ? `Run at least ${min} replicas (kubectl scale deployment -n ${w.namespace} ${w.name} --replicas=${min}), or lower --min-replica-count on CA (default 0).`
+            ? `Run at least ${min} replicas (${shellCommand(['kubectl', 'scale', 'deployment', '-n', w.namespace, w.name, `--replicas=${min}`])}), or lower --min-replica-count on CA (default 0).`
             : `Run at least ${min} replicas, or lower --min-replica-count on CA (default 0).`,
       });
     }

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { blockerRole, blockersWithReason } from './lib/scale-down.js';
 import { podRef, podSubject } from './lib/support.js';
@@ -21,7 +22,7 @@ export default defineCheck({
     for (const { node, blocker } of blockersWithReason(ctx.analysis, 'NotReplicated')) {
       const pod = blocker.pod;
       const c = blocker.controller;
-      const annotate = `kubectl annotate pod -n ${pod.metadata.namespace} ${pod.metadata.name} cluster-autoscaler.kubernetes.io/safe-to-evict=true`;
+      const annotate = shellCommand(['kubectl', 'annotate', 'pod', '-n', pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', 'cluster-autoscaler.kubernetes.io/safe-to-evict=true']);
       ctx.report({
         messageId: c ? 'custom' : 'bare',
         data: { pod: podRef(pod), node: node.name, kind: c?.kind ?? '', owner: c?.name ?? '' },

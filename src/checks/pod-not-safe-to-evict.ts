@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { SAFE_TO_EVICT } from '../simulate/drainability/pod-util.js';
 import { defineCheck } from './define-check.js';
 import { blockerRole, blockersWithReason, templateHint } from './lib/scale-down.js';
@@ -31,7 +32,7 @@ export default defineCheck({
         ],
         remediation: [
           `The annotation is a deliberate "never interrupt me". If the workload can be restarted elsewhere, remove it from ${templateHint(ctx.analysis, pod)}, or for the running pod:`,
-          `  kubectl annotate pod -n ${pod.metadata.namespace} ${pod.metadata.name} ${SAFE_TO_EVICT}-`,
+          `  ${shellCommand(['kubectl', 'annotate', 'pod', '-n', pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', `${SAFE_TO_EVICT}-`])}`,
           'For batch work, CA 1.36+ understands safe-to-evict: "on-completion": the node goes once the pod finishes.',
         ].join('\n'),
       });

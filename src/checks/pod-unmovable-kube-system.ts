@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import { defineCheck } from './define-check.js';
 import { age, blockerRole, blockersWithReason, pdbManifest, workloadOf } from './lib/scale-down.js';
@@ -31,7 +32,7 @@ export default defineCheck({
           ? `Give ${w.kind} ${w.namespace}/${w.name} a PodDisruptionBudget: CA then treats the pod like any other and the budget governs the eviction.`
           : 'Give the pod a PodDisruptionBudget: CA then treats it like any other pod.',
         ...(w ? ['', pdbManifest(w), ''] : []),
-        `Or, if it may simply be evicted: kubectl annotate pod -n kube-system ${pod.metadata.name} cluster-autoscaler.kubernetes.io/safe-to-evict=true`,
+        `Or, if it may simply be evicted: ${shellCommand(['kubectl', 'annotate', 'pod', '-n', 'kube-system', pod.metadata.name ?? '', 'cluster-autoscaler.kubernetes.io/safe-to-evict=true'])}`,
       ];
       if (blocker.wouldStopBlockingOn133) {
         const old = blocker.wouldStopBlockingOn133.getTime() < a.now.getTime();

@@ -1,5 +1,6 @@
 import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
 import { defineCheck } from './define-check.js';
+import { quoted, yamlSnippet } from './lib/snippets.js';
 import { closestFailures, pendingAnalyses, podSubject } from './lib/support.js';
 
 export default defineCheck({
@@ -52,10 +53,17 @@ export default defineCheck({
           ],
           remediation: [
             `If the pod belongs on ${g.group.name}, add to its pod template:`,
-            '  tolerations:',
-            `  - key: ${taint.key}`,
-            taint.value ? `    operator: Equal\n    value: "${taint.value}"` : '    operator: Exists',
-            `    effect: ${taint.effect}`,
+            yamlSnippet(
+              {
+                tolerations: [
+                  taint.value
+                    ? { key: taint.key, operator: 'Equal', value: quoted(taint.value), effect: taint.effect }
+                    : { key: taint.key, operator: 'Exists', effect: taint.effect },
+                ],
+              },
+              2,
+              { indentSeq: false },
+            ),
             fromTag
               ? `Otherwise remove the ASG tag k8s.io/cluster-autoscaler/node-template/taint/${taint.key} (and the kubelet taint) if the group is not meant to be dedicated.`
               : 'Otherwise point the pod at a group without the taint (its nodeSelector / affinity).',

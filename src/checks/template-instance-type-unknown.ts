@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { auditedGroups, scratchOf } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject } from './lib/asg-audit.js';
@@ -61,7 +62,7 @@ export default defineCheck({
           staticFlag && live
             ? `Remove --aws-use-static-instance-list=true (or set it false) and grant ec2:DescribeInstanceTypes: CA then loads ${type} from EC2 at start-up.`
             : live
-              ? `CA loads DescribeInstanceTypes only at start-up: restart CA (kubectl -n ${a.ca.deployment?.namespace ?? 'kube-system'} rollout restart deployment/${a.ca.deployment?.name ?? 'cluster-autoscaler'}) so it reads ${type}, or upgrade CA to a release whose static list has it.`
+              ? `CA loads DescribeInstanceTypes only at start-up: restart CA (${shellCommand(['kubectl', '-n', a.ca.deployment?.namespace ?? 'kube-system', 'rollout', 'restart', `deployment/${a.ca.deployment?.name ?? 'cluster-autoscaler'}`])}) so it reads ${type}, or upgrade CA to a release whose static list has it.`
               : `Check the type name in the launch template; if it is right, upgrade CA to a release that knows ${type}, or make sure CA can call ec2:DescribeInstanceTypes at start-up (--aws-use-static-instance-list=false).`,
       });
     }

@@ -1,3 +1,4 @@
+import { shellQuote } from '../model/shell.js';
 import { auditedGroups, labelDrifts, relevanceText, scratchRelevance } from '../simulate/asg-audit.js';
 import { LABEL_PREFIX } from '../simulate/template-node.js';
 import { defineCheck } from './define-check.js';
@@ -59,7 +60,7 @@ export default defineCheck({
           remediation:
             `Tell CA the label new nodes get (CA never reads kubelet flags or user data):\n  ${fix}` +
             (isManaged(g)
-              ? `\nFor a managed node group, putting it in the node group's labels works too (CA reads them with eks:DescribeNodegroup): aws eks update-nodegroup-config --cluster-name <cluster> --nodegroup-name <name> --labels 'addOrUpdateLabels={${d.key}=${d.expected}}'`
+              ? `\nFor a managed node group, putting it in the node group's labels works too (CA reads them with eks:DescribeNodegroup): aws eks update-nodegroup-config --cluster-name <cluster> --nodegroup-name <name> --labels ${shellQuote(`addOrUpdateLabels={${d.key}=${d.expected}}`)}`
               : ''),
         });
       }

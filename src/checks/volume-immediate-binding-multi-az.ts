@@ -16,6 +16,7 @@ import {
   workloadSubject,
   zonesOf,
 } from './lib/preflight.js';
+import { flowMap, yamlSnippet } from './lib/snippets.js';
 
 export default defineCheck({
   meta: {
@@ -41,11 +42,16 @@ export default defineCheck({
     const remediation = (cls: string) =>
       [
         `Use a StorageClass with volumeBindingMode: WaitForFirstConsumer, so the volume is created in the zone the scheduler picks:`,
-        '  apiVersion: storage.k8s.io/v1',
-        '  kind: StorageClass',
-        `  metadata: {name: ${cls}-wffc}`,
-        '  provisioner: ebs.csi.aws.com',
-        '  volumeBindingMode: WaitForFirstConsumer',
+        yamlSnippet(
+          {
+            apiVersion: 'storage.k8s.io/v1',
+            kind: 'StorageClass',
+            metadata: flowMap({ name: `${cls}-wffc` }),
+            provisioner: 'ebs.csi.aws.com',
+            volumeBindingMode: 'WaitForFirstConsumer',
+          },
+          2,
+        ),
         'volumeBindingMode cannot be changed on an existing class: create a new one and point the claims at it.',
       ].join('\n');
     const risky = (c: WorkloadClaim) =>

@@ -1,6 +1,7 @@
 import { defineCheck } from './define-check.js';
 import { SAFE_TO_EVICT_LOCAL_VOLUMES } from './lib/preflight-drain.js';
 import { context, drainOf, workloadRef, workloadSubject } from './lib/preflight.js';
+import { quoted, yamlSnippet } from './lib/snippets.js';
 
 export default defineCheck({
   meta: {
@@ -48,9 +49,7 @@ export default defineCheck({
         ],
         remediation: [
           'If the data in those volumes may be lost when the pod moves (caches, scratch space), say so on the pod template:',
-          '  metadata:',
-          '    annotations:',
-          `      ${SAFE_TO_EVICT_LOCAL_VOLUMES}: "${volumes.join(',')}"`,
+          yamlSnippet({ metadata: { annotations: { [SAFE_TO_EVICT_LOCAL_VOLUMES]: quoted(volumes.join(',')) } } }, 2),
           'Names are exact and comma-separated without spaces. Otherwise use a PersistentVolumeClaim, or emptyDir.medium: Memory.',
         ].join('\n'),
       });

@@ -1,6 +1,7 @@
 import { formatDuration, parseGoDuration } from '../model/duration.js';
 import { defineCheck } from './define-check.js';
 import { context, workloadRef, workloadSubject } from './lib/preflight.js';
+import { quoted, yamlSnippet } from './lib/snippets.js';
 
 export const POD_SCALE_UP_DELAY = 'cluster-autoscaler.kubernetes.io/pod-scale-up-delay';
 
@@ -45,7 +46,7 @@ export default defineCheck({
               expected: 'the annotation here',
             },
           ],
-          remediation: `Move the annotation to the pod template:\n  spec:\n    template:\n      metadata:\n        annotations:\n          ${POD_SCALE_UP_DELAY}: "${own}"`,
+          remediation: `Move the annotation to the pod template:\n${yamlSnippet({ spec: { template: { metadata: { annotations: { [POD_SCALE_UP_DELAY]: quoted(own) } } } } }, 2)}`,
         });
         continue;
       }

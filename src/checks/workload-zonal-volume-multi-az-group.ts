@@ -1,6 +1,7 @@
 import { isZonalStorageClass, workloadClaims } from '../simulate/preflight.js';
 import { defineCheck } from './define-check.js';
 import { listNames, placements, workloadRef, workloadSubject } from './lib/preflight.js';
+import { flowList, yamlSnippet } from './lib/snippets.js';
 
 export default defineCheck({
   meta: {
@@ -52,9 +53,15 @@ export default defineCheck({
         remediation: [
           'Give stateful workloads one node group per zone, each tagged or labelled for its zone, and run CA with',
           '--balance-similar-node-groups so it spreads scale-ups across them. In eksctl:',
-          '  nodeGroups:',
-          ...first.g.zones.map(
-            (z) => `  - name: ${first.g.group.name}-${z.slice(-2)}\n    availabilityZones: [${z}]`,
+          yamlSnippet(
+            {
+              nodeGroups: first.g.zones.map((z) => ({
+                name: `${first.g.group.name}-${z.slice(-2)}`,
+                availabilityZones: flowList([z]),
+              })),
+            },
+            2,
+            { indentSeq: false },
           ),
         ].join('\n'),
       });

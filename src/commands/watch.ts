@@ -1,4 +1,5 @@
 // --watch: re-run a command every interval, redraw in place at a terminal, and say what changed since the last round.
+import { safeText } from '../report/sanitize.js';
 import type { Deps, RunResult } from './types.js';
 import { EXIT } from './types.js';
 
@@ -8,6 +9,8 @@ export interface WatchOptions<R extends { text: string; exitCode: number }> {
   round(): Promise<R>;
   /** Human lines describing what changed from the previous round. */
   changes(prev: R, next: R): string[];
+  /** -o json|yaml|name: stdout is a stream of reports alone; the round banner and changes go to stderr, nothing is cleared. */
+  machine?: boolean;
 }
 
 const CLEAR_SCREEN = '\u001b[H\u001b[2J';
@@ -32,12 +35,16 @@ export async function watchLoop<R extends { text: string; exitCode: number }>(w:
       const header = [
         `round ${n} at ${at} · every ${w.intervalMs / 1000}s · Ctrl-C to stop`,
         ...(prev ? [changed.length ? 'changed since the last round:' : 'no change since the last round'] : []),
-        ...changed.map((c) => `  * ${c}`),
+        ...changed.map((c) => `  * ${safeText(c)}`),
         '',
       ].join('\n');
       // repeated at the bottom: on a small terminal the top of a long report scrolls away
       const footer = prev && changed.length ? `\n${changed.length} change(s) since the last round (listed at the top)\n` : '';
-      deps.stdout(`${deps.stdoutIsTTY ? CLEAR_SCREEN : n > 1 ? '\n' : ''}${header}\n${next.text}${footer}`);
+      if (w.machine) {
+        // like kubectl get -w -o json: one document per round on stdout; what a person reads on stderr
+        deps.stderr(`${header}${footer}`);
+        deps.stdout(next.text);
+      } else deps.stdout(`${deps.stdoutIsTTY ? CLEAR_SCREEN : n > 1 ? '\n' : ''}${header}\n${next.text}${footer}`);
       prev = next;
       last = next;
       if (stop) break;

@@ -11,7 +11,8 @@
  *       name: debug-*
  *       reason: Debug pods are deleted after each incident.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readRegularFile } from '../gather/input-files.js';
 import { parseYamlFile } from '../gather/yaml-file.js';
 import { InputError } from '../model/errors.js';
 import type { Finding, Severity } from '../model/findings.js';
@@ -60,13 +61,9 @@ export async function loadCasdoctorConfig(
   cwd = process.cwd(),
 ): Promise<CasdoctorConfig> {
   const file = path ?? `${cwd}/${CONFIG_FILE_NAME}`;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    if (path) throw new InputError(`--config ${path}: no such file`, path);
-    return EMPTY_CONFIG;
-  }
+  // the default file is optional; a named one, or a default one that exists, must be a readable regular file
+  if (!path && !existsSync(file)) return EMPTY_CONFIG;
+  const text = await readRegularFile('--config', path ?? file);
   return parseCasdoctorConfig(text, path ?? CONFIG_FILE_NAME, knownChecks);
 }
 

@@ -1,12 +1,12 @@
 // Offline IAM: CA's role policy documents (--iam-policy) evaluated locally with @cloud-copilot/iam-simulate.
 // That package is AGPL-3.0 while casdoctor is Apache-2.0, so it is an optional peer dependency, loaded only here,
 // lazily; without it the IAM checks are skipped with the command that installs it.
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { IamEvaluationResult } from '../model/aws.js';
 import { InputError } from '../model/errors.js';
 import type { Gap } from '../model/snapshot.js';
 import type { FailedCondition, IamPlan, StatementNearMiss } from '../simulate/iam.js';
+import { isStackOverflow, readRegularFile, tooDeep } from './input-files.js';
 
 export const IAM_SIMULATE_PACKAGE = '@cloud-copilot/iam-simulate';
 export const IAM_SIMULATE_VERSION = '0.1.173';
@@ -89,22 +89,20 @@ export function policyDocumentsIn(value: unknown, file: string): PolicyDocument[
 export async function readPolicyFiles(files: string[]): Promise<PolicyDocument[]> {
   const out: PolicyDocument[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (e) {
-      throw new InputError(
-        `--iam-policy ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-        file,
-      );
-    }
+    const text = await readRegularFile('--iam-policy', file);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (e) {
       throw new InputError(`--iam-policy ${file}: malformed JSON: ${(e as Error).message}`, file);
     }
-    const docs = policyDocumentsIn(value, file);
+    let docs: PolicyDocument[];
+    try {
+      docs = policyDocumentsIn(value, file);
+    } catch (e) {
+      if (isStackOverflow(e)) throw tooDeep(file, '--iam-policy');
+      throw e;
+    }
     if (docs.length === 0) {
       throw new InputError(
         `--iam-policy ${file}: no IAM policy document (expected {"Version", "Statement"}, get-policy-version or get-role-policy output)`,

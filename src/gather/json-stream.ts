@@ -4,6 +4,7 @@
 import { isAscii } from 'node:buffer';
 import { open, readFile } from 'node:fs/promises';
 import { InputError } from '../model/errors.js';
+import { shellCommand } from '../model/shell.js';
 import type { ParsePool, Slot } from './parse-pool.js';
 
 export interface ReadOptions {
@@ -118,7 +119,7 @@ export async function readDocuments(
   }
   if (size > limit) {
     throw new InputError(
-      `${file}: ${Math.round(size / 1e6)} MB is too large to read as one document; casdoctor streams large files only when they are indented like \`kubectl get -o json\` output (re-run kubectl, or indent it: jq . ${file})`,
+      `${file}: ${Math.round(size / 1e6)} MB is too large to read as one document; casdoctor streams large files only when they are indented like \`kubectl get -o json\` output (re-run kubectl, or indent it: ${shellCommand(['jq', '.', file])})`,
       file,
     );
   }

@@ -12,8 +12,14 @@ import type {
   ScalingActivity,
 } from '../model/aws.js';
 import type { Node } from '../model/k8s.js';
+import { shellCommand } from '../model/shell.js';
 import { type DataKind, emptyInputs, type Gap, type GapReason, type RawInputs } from '../model/snapshot.js';
-import { EnvironmentError } from './errors.js';
+import { Transform, type Readable } from 'node:stream';
+import { EnvironmentError, LimitExceededError, ResponseTooLargeError } from './errors.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
 
 export interface AwsGatherOptions {
   region: string;
@@ -25,6 +31,8 @@ export interface AwsGatherOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   maxAttempts?: number;
   retryDelayMs?: number;
+  /** Smaller bounds for tests (see live-limits.ts). */
+  limits?: Partial<LiveLimits>;
 }
 
 const ASG_PAGE_SIZE = 100; // DescribeAutoScalingGroups MaxRecords maximum
@@ -97,7 +105,13 @@ class CallBook {
     readonly region: string,
     readonly endpointOf: (service: string) => string,
     readonly profile: string | undefined,
+    readonly maxPages: number = liveLimits().maxAwsPages,
   ) {}
+
+  /** A fresh guard for one pagination of `action`. */
+  guard(action: string): TokenGuard {
+    return new TokenGuard(action, this.endpointOf(action.split(':')[0]), this.maxPages);
+  }
 
   /** Runs one call; denial, throttling, timeouts and not-found become recorded failures, credentials problems throw. */
   async run<T>(action: string, scope: string, fn: () => Promise<T>): Promise<T | undefined> {
@@ -114,11 +128,35 @@ class CallBook {
   }
 
   classify(action: string, scope: string, e: unknown): Failure {
-    const err = e as Error & { code?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+    if (e instanceof LimitExceededError) throw e;
+    const err = e as Error & {
+      code?: string;
+      Code?: string;
+      $metadata?: { httpStatusCode?: number };
+      casdoctorEndpoint?: string;
+      casdoctorTimeoutMs?: number;
+    };
+    if (e instanceof ResponseTooLargeError || err.name === 'ResponseTooLargeError') {
+      const max = (e as ResponseTooLargeError).maxBytes;
+      throw new LimitExceededError(
+        `${err.casdoctorEndpoint ?? this.endpointOf(action.split(':')[0])} sent more than ${formatBytes(max)} for one ${action} response; casdoctor reads at most ${formatBytes(max)} per response`,
+        'check AWS_ENDPOINT_URL and any proxy in front of AWS: AWS answers these calls in well under a megabyte per page',
+        `${formatBytes(max)} per response`,
+      );
+    }
     const code = err.name === 'Error' || !err.name ? (err.code ?? err.Code ?? '') : err.name;
     const message = err.message || code;
     const service = action.split(':')[0];
-    const who = `--profile ${this.profile ?? '<profile>'}`;
+    // the profile name comes from the user or the environment: quoted, so the printed command is safe to paste
+    const who = this.profile ? shellCommand(['--profile', this.profile]) : '--profile <profile>';
+    if ((err.name === 'CredentialsProviderError' || err.name === 'TokenProviderError') && this.profile && !awsProfileDefined(this.profile)) {
+      // AWS_PROFILE or --profile naming no profile: the SDK only says "could not load credentials"
+      throw new EnvironmentError(
+        `AWS profile ${JSON.stringify(this.profile)} is not defined in ${awsConfigFiles().join(' or ')}`,
+        'aws configure list-profiles (then pass --profile <name> or fix AWS_PROFILE)',
+        { cause: e },
+      );
+    }
     if (err.name === 'CredentialsProviderError' || err.name === 'TokenProviderError') {
       const sso = /sso/i.test(message);
       throw new EnvironmentError(
@@ -128,7 +166,7 @@ class CallBook {
         sso
           ? `aws sso login ${who}`
           : this.profile
-            ? `aws configure --profile ${this.profile} (or aws sso login --profile ${this.profile} for an SSO profile)`
+            ? `${shellCommand(['aws', 'configure', '--profile', this.profile])} (or ${shellCommand(['aws', 'sso', 'login', '--profile', this.profile])} for an SSO profile)`
             : 'aws configure (or set AWS_PROFILE / pass --profile)',
         { cause: e },
       );
@@ -151,9 +189,17 @@ class CallBook {
         },
       );
     }
+    // a mistyped --region reaches no host at all: say it is the region, not the network
+    if ((code === 'ENOTFOUND' || err.code === 'ENOTFOUND') && !isAwsRegionName(this.region)) {
+      throw new EnvironmentError(
+        `${JSON.stringify(this.region)} is not an AWS region (${action}: no host ${err.casdoctorEndpoint ?? this.endpointOf(service)})`,
+        'pass --region <region> (e.g. us-east-1; aws ec2 describe-regions lists them) or fix AWS_REGION / the profile\'s region',
+        { cause: e },
+      );
+    }
     if (NETWORK.has(code) || NETWORK.has(err.code ?? '')) {
       throw new EnvironmentError(
-        `cannot reach ${this.endpointOf(service)} (${action}): ${message}`,
+        `cannot reach ${err.casdoctorEndpoint ?? this.endpointOf(service)} (${action}): ${message}`,
         'check network access and proxy settings to AWS',
         {
           cause: e,
@@ -164,7 +210,7 @@ class CallBook {
       return {
         reason: 'timeout',
         scope,
-        message: `timed out waiting for ${this.endpointOf(service)}: ${message}`,
+        message: `timed out waiting for ${err.casdoctorEndpoint ?? this.endpointOf(service)}: ${err.casdoctorTimeoutMs ? `no complete answer within ${err.casdoctorTimeoutMs}ms` : message}`,
       };
     }
     if (DENIED.has(code)) return { reason: 'forbidden', scope, message: `${code}: ${message}` };
@@ -310,8 +356,22 @@ export function resolveTemplateVersion(
   return mine.find((v) => String(v.VersionNumber) === want);
 }
 
-function endpointFor(opts: AwsGatherOptions, service: string): string {
+/** The SDK's service ids for AWS_ENDPOINT_URL_<ID> (the shared-config endpoint settings). */
+const ENDPOINT_ENV: Record<string, string> = {
+  autoscaling: 'AUTO_SCALING',
+  ec2: 'EC2',
+  eks: 'EKS',
+  iam: 'IAM',
+};
+
+/** Where the SDK sends a service's calls: the test hook, AWS_ENDPOINT_URL_<SERVICE>, AWS_ENDPOINT_URL, else AWS. */
+export function endpointFor(opts: { endpoint?: string; region: string }, service: string): string {
   if (opts.endpoint) return opts.endpoint;
+  const env = process.env;
+  if (env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS !== 'true') {
+    const configured = env[`AWS_ENDPOINT_URL_${ENDPOINT_ENV[service] ?? service.toUpperCase()}`] || env.AWS_ENDPOINT_URL;
+    if (configured) return configured;
+  }
   return `https://${service}.${opts.region}.amazonaws.com${opts.region.startsWith('cn-') ? '.cn' : ''}`;
 }
 
@@ -324,6 +384,7 @@ export interface AwsClientOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   maxAttempts?: number;
   retryDelayMs?: number;
+  limits?: Partial<LiveLimits>;
 }
 
 /** The configuration every AWS SDK client of casdoctor shares: region, timeouts, credentials, retries, test endpoint. */
@@ -349,6 +410,134 @@ export async function awsClientConfig(opts: AwsClientOptions) {
   };
 }
 
+interface HandlerRequest {
+  protocol?: string;
+  hostname?: string;
+  port?: number;
+}
+interface HandlerOptions {
+  abortSignal?: AbortSignal;
+  [k: string]: unknown;
+}
+interface HandlerOutput {
+  response: { body?: unknown; [k: string]: unknown };
+}
+interface RequestHandlerLike {
+  handle(request: HandlerRequest, options?: HandlerOptions): Promise<HandlerOutput>;
+}
+
+/**
+ * Bounds every HTTP exchange of an SDK client: one deadline from request to the body's last byte (the SDK's own
+ * requestTimeout stops at the headers, and its socket timeout is per idle gap, so a trickled body never timed out) and
+ * a cap on the body's bytes. Errors carry the endpoint the SDK really used (AWS_ENDPOINT_URL included).
+ */
+export function boundAwsClient(
+  client: { config: { requestHandler?: unknown } },
+  bounds: { timeoutMs: number; maxBytes: number },
+): void {
+  const handler = client.config.requestHandler as RequestHandlerLike | undefined;
+  if (!handler || typeof handler.handle !== 'function') return;
+  const inner = handler.handle.bind(handler);
+  handler.handle = (request, options = {}) => {
+    const endpoint = `${request.protocol ?? 'https:'}//${request.hostname ?? ''}${request.port ? `:${request.port}` : ''}`;
+    const stamp = (e: unknown) => {
+      if (e && typeof e === 'object') {
+        Object.assign(e, { casdoctorEndpoint: endpoint });
+        // the SDK's own header timeout says the same as ours, in our words
+        if ((e as Error).name === 'TimeoutError') Object.assign(e, { casdoctorTimeoutMs: bounds.timeoutMs });
+      }
+      return e;
+    };
+    const abort = new AbortController();
+    const outer = options.abortSignal;
+    if (outer?.aborted) abort.abort();
+    else outer?.addEventListener('abort', () => abort.abort(), { once: true });
+    return new Promise<HandlerOutput>((resolve, reject) => {
+      let body: Transform | undefined;
+      let source: Readable | undefined;
+      const timer = setTimeout(() => {
+        // the SDK retries a TimeoutError like its own (a transient error), at most maxAttempts times
+        const e = Object.assign(new Error(`no complete answer within ${bounds.timeoutMs}ms`), {
+          name: 'TimeoutError',
+          casdoctorEndpoint: endpoint,
+          casdoctorTimeoutMs: bounds.timeoutMs,
+        });
+        abort.abort();
+        if (body) {
+          body.destroy(e);
+          source?.destroy();
+        } else reject(e);
+      }, bounds.timeoutMs);
+      timer.unref(); // the open socket keeps the process alive while it matters; a body never read must not
+      inner(request, { ...options, abortSignal: abort.signal }).then(
+        (out) => {
+          const raw = out.response.body as Readable | undefined;
+          if (!raw || typeof raw.pipe !== 'function') {
+            clearTimeout(timer);
+            resolve(out);
+            return;
+          }
+          let size = 0;
+          source = raw;
+          body = new Transform({
+            transform(chunk: Buffer, _enc, done) {
+              size += chunk.length;
+              if (size > bounds.maxBytes) {
+                raw.destroy();
+                done(stamp(new ResponseTooLargeError(endpoint, 'response', bounds.maxBytes)) as Error);
+              } else done(null, chunk);
+            },
+          });
+          body.on('close', () => clearTimeout(timer));
+          raw.on('error', (e) => body?.destroy(stamp(e) as Error));
+          raw.pipe(body);
+          out.response.body = body;
+          resolve(out);
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(stamp(e));
+        },
+      );
+    });
+  };
+}
+
+/** Stops a pagination whose endpoint repeats a NextToken or never stops (AWS itself does neither). */
+export class TokenGuard {
+  private readonly seen = new Set<string>();
+  private pages = 0;
+  constructor(
+    readonly action: string,
+    readonly endpoint: string,
+    readonly maxPages: number,
+    readonly tokenName = 'NextToken',
+  ) {}
+
+  /** The token to ask for next, or undefined when the pagination is done; throws LimitExceededError. */
+  next(token: string | undefined): string | undefined {
+    this.pages++;
+    if (!token) return undefined;
+    const hint = `check AWS_ENDPOINT_URL and any proxy in front of AWS: AWS never repeats a ${this.tokenName}`;
+    if (this.seen.has(token)) {
+      throw new LimitExceededError(
+        `${this.endpoint} sent a ${this.tokenName} it had sent before for ${this.action} (page ${this.pages + 1}); casdoctor stops instead of paging forever`,
+        hint,
+        `repeated ${this.tokenName}`,
+      );
+    }
+    if (this.pages >= this.maxPages) {
+      throw new LimitExceededError(
+        `${this.endpoint} was still paging ${this.action} after ${this.pages} pages; casdoctor reads at most ${this.maxPages} pages per call`,
+        hint,
+        `${this.maxPages} pages per call`,
+      );
+    }
+    this.seen.add(token);
+    return token;
+  }
+}
+
 /**
  * Gathers every ASG of the region (matching them to this cluster is left to pure code) and what CA reads about them.
  * Denied, throttled or missing pieces become gaps; expired or missing credentials throw an EnvironmentError.
@@ -362,13 +551,17 @@ export async function gatherAws(opts: AwsGatherOptions): Promise<RawInputs> {
     import('@aws-sdk/client-eks'),
   ]);
   const common = await awsClientConfig(opts);
+  const limits = liveLimits(opts.limits);
   const autoscaling = new as.AutoScalingClient(common);
   const ec2c = new ec2.EC2Client(common);
   const eksc = new eks.EKSClient(common);
+  for (const c of [autoscaling, ec2c, eksc])
+    boundAwsClient(c, { timeoutMs: opts.requestTimeoutMs, maxBytes: limits.maxResponseBytes });
   const book = new CallBook(
     opts.region,
     (s) => endpointFor(opts, s),
     opts.profile ?? process.env.AWS_PROFILE,
+    limits.maxAwsPages,
   );
   const inputs = emptyInputs();
   inputs.sources.push(`live: aws ${opts.region}`);
@@ -379,11 +572,13 @@ export async function gatherAws(opts: AwsGatherOptions): Promise<RawInputs> {
     progress(`describing auto scaling groups in ${opts.region}…`);
     const asgs: AutoScalingGroup[] = [];
     const listed = await book.run('autoscaling:DescribeAutoScalingGroups', regionScope, async () => {
+      const guard = book.guard('autoscaling:DescribeAutoScalingGroups');
       for await (const page of as.paginateDescribeAutoScalingGroups(
         { client: autoscaling, pageSize: ASG_PAGE_SIZE },
         {},
       )) {
         asgs.push(...toAwsJson<AutoScalingGroup[]>(page.AutoScalingGroups ?? []));
+        guard.next(page.NextToken); // throws on a repeated token or past the page budget, which ends the paginator
       }
       return true;
     });
@@ -507,6 +702,7 @@ async function describeTemplates(
   const action = 'ec2:DescribeLaunchTemplateVersions';
   const fetch = async (t: TemplateRef, versions: string[]) => {
     const out: LaunchTemplateVersion[] = [];
+    const guard = book.guard(action);
     let NextToken: string | undefined;
     do {
       const page = await client.send(
@@ -517,7 +713,7 @@ async function describeTemplates(
         }),
       );
       out.push(...toAwsJson<LaunchTemplateVersion[]>(page.LaunchTemplateVersions ?? []));
-      NextToken = page.NextToken;
+      NextToken = guard.next(page.NextToken);
     } while (NextToken);
     return out;
   };
@@ -570,6 +766,7 @@ async function describeLaunchConfigurations(
       listScope('launchConfigurations', batch),
       async () => {
         const out: LaunchConfiguration[] = [];
+        const guard = book.guard('autoscaling:DescribeLaunchConfigurations');
         let NextToken: string | undefined;
         do {
           const page = await client.send(
@@ -580,7 +777,7 @@ async function describeLaunchConfigurations(
             }),
           );
           out.push(...toAwsJson<LaunchConfiguration[]>(page.LaunchConfigurations ?? []));
-          NextToken = page.NextToken;
+          NextToken = guard.next(page.NextToken);
         } while (NextToken);
         return out;
       },
@@ -604,13 +801,14 @@ async function describeInstanceTypes(
   const action = 'ec2:DescribeInstanceTypes';
   const fetch = async (batch: string[]) => {
     const out: Ec2InstanceTypeInfo[] = [];
+    const guard = book.guard(action);
     let NextToken: string | undefined;
     do {
       const page = await client.send(
         new ec2.DescribeInstanceTypesCommand({ InstanceTypes: batch as never[], NextToken }),
       );
       out.push(...toAwsJson<Ec2InstanceTypeInfo[]>(page.InstanceTypes ?? []));
-      NextToken = page.NextToken;
+      NextToken = guard.next(page.NextToken);
     } while (NextToken);
     return out;
   };
@@ -696,6 +894,7 @@ async function describeAttributeBasedGroups(
       listScope('autoScalingGroups', q.asgs),
       async () => {
         const out: string[] = [];
+        const guard = book.guard('ec2:GetInstanceTypesFromInstanceRequirements');
         let NextToken: string | undefined;
         do {
           // Autoscaling's InstanceRequirements and EC2's InstanceRequirementsRequest share member names (CA copies them field by field).
@@ -708,7 +907,7 @@ async function describeAttributeBasedGroups(
             }),
           );
           for (const t of page.InstanceTypes ?? []) if (t.InstanceType) out.push(t.InstanceType);
-          NextToken = page.NextToken;
+          NextToken = guard.next(page.NextToken);
         } while (NextToken);
         return out;
       },
@@ -755,4 +954,32 @@ export async function regionFromEnvironment(opts: {
   } finally {
     probe.destroy();
   }
+}
+
+/** The shape of every AWS region name (us-east-1, ap-southeast-4, us-gov-west-1, cn-north-1, eu-isoe-west-1 ...). */
+export function isAwsRegionName(region: string): boolean {
+  return /^(us|eu|ap|sa|ca|me|af|il|mx|cn)(-gov|-iso[a-z]?)?-(north|south|east|west|central|northeast|southeast|northwest|southwest)-\d{1,2}$/.test(region);
+}
+
+/** The shared config and credentials files, as the SDK finds them. */
+function awsConfigFiles(): string[] {
+  const home = process.env.HOME || homedir();
+  return [
+    process.env.AWS_CONFIG_FILE || join(home, '.aws', 'config'),
+    process.env.AWS_SHARED_CREDENTIALS_FILE || join(home, '.aws', 'credentials'),
+  ];
+}
+
+/** Whether a profile has a section in the config (`[profile x]`, `[x]` for default) or credentials (`[x]`) file. */
+export function awsProfileDefined(profile: string): boolean {
+  const [config, credentials] = awsConfigFiles();
+  const sections = (file: string) => {
+    if (!existsSync(file)) return [];
+    try {
+      return [...readFileSync(file, 'utf8').matchAll(/^\s*\[\s*([^\]]+?)\s*\]/gm)].map((m) => m[1]);
+    } catch {
+      return [];
+    }
+  };
+  return sections(config).some((n) => n === `profile ${profile}` || n === profile) || sections(credentials).includes(profile);
 }

@@ -1,7 +1,9 @@
 // Live IAM: find the principal CA really runs as (IRSA, EKS Pod Identity, or the node's instance role) and ask IAM,
 // with iam:SimulatePrincipalPolicy, whether it may make the calls CA needs: on the real ASG ARNs, with each ASG's
 // tags as condition context. Read-only. Anything that fails becomes a gap, so the IAM checks are skipped, not passed.
-import { awsClientConfig } from './live-aws.js';
+import { LimitExceededError, ResponseTooLargeError } from './errors.js';
+import { awsClientConfig, boundAwsClient, endpointFor, TokenGuard } from './live-aws.js';
+import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
 import type { IamEvaluationResult } from '../model/aws.js';
 import type { Gap, GapReason } from '../model/snapshot.js';
 import type { IamPlan, IamRequest } from '../simulate/iam.js';
@@ -17,6 +19,7 @@ export interface LiveIamOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   maxAttempts?: number;
   retryDelayMs?: number;
+  limits?: Partial<LiveLimits>;
 }
 
 export interface LiveIamResult {
@@ -34,7 +37,22 @@ const THROTTLED = new Set(['Throttling', 'ThrottlingException', 'TooManyRequests
 const NOT_FOUND = /NotFound|NoSuchEntity/;
 
 function reasonOf(e: unknown): { reason: GapReason; message: string } {
-  const err = e as Error & { code?: string };
+  // a broken limit is never a gap: it ends the run naming the API and the limit
+  if (e instanceof LimitExceededError) throw e;
+  if (e instanceof ResponseTooLargeError) {
+    const where = (e as ResponseTooLargeError & { casdoctorEndpoint?: string }).casdoctorEndpoint ?? e.server;
+    throw new LimitExceededError(
+      `${where} sent more than ${formatBytes(e.maxBytes)} for one IAM or EKS response; casdoctor reads at most ${formatBytes(e.maxBytes)} per response`,
+      'check AWS_ENDPOINT_URL and any proxy in front of AWS',
+      `${formatBytes(e.maxBytes)} per response`,
+    );
+  }
+  const err = e as Error & { code?: string; casdoctorEndpoint?: string; casdoctorTimeoutMs?: number };
+  if (err.casdoctorTimeoutMs)
+    return {
+      reason: 'timeout',
+      message: `TimeoutError: timed out waiting for ${err.casdoctorEndpoint}: no complete answer within ${err.casdoctorTimeoutMs}ms`,
+    };
   const code = err.name && err.name !== 'Error' ? err.name : (err.code ?? '');
   const message = `${code}: ${err.message}`;
   if (DENIED.has(code)) return { reason: 'forbidden', message };
@@ -58,8 +76,11 @@ export async function gatherLiveIam(plan: IamPlan, opts: LiveIamOptions): Promis
   const progress = (m: string) => opts.onProgress?.(`iam: ${m}`);
   const [iamSdk, eksSdk] = await Promise.all([import('@aws-sdk/client-iam'), import('@aws-sdk/client-eks')]);
   const common = await awsClientConfig(opts);
+  const limits = liveLimits(opts.limits);
   const iam = new iamSdk.IAMClient(common);
   const eks = new eksSdk.EKSClient(common);
+  for (const c of [iam, eks])
+    boundAwsClient(c, { timeoutMs: opts.requestTimeoutMs, maxBytes: limits.maxResponseBytes });
   const out: LiveIamResult = { gaps: [], warnings: [], sources: [] };
   try {
     // 1. The principal, the way CA gets its credentials.
@@ -167,6 +188,7 @@ export async function gatherLiveIam(plan: IamPlan, opts: LiveIamOptions): Promis
               Marker,
             }),
           );
+        const guard = new TokenGuard(SIMULATE, endpointFor(opts, 'iam'), limits.maxAwsPages, 'Marker');
         let Marker: string | undefined;
         do {
           let page: Awaited<ReturnType<typeof simulate>>;
@@ -185,7 +207,7 @@ export async function gatherLiveIam(plan: IamPlan, opts: LiveIamOptions): Promis
               continue;
             results.push({ ...res, CasdoctorPrincipal: out.principal });
           }
-          Marker = page.IsTruncated ? page.Marker : undefined;
+          Marker = guard.next(page.IsTruncated ? page.Marker : undefined);
         } while (Marker);
       }
     }

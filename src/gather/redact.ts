@@ -11,14 +11,28 @@
 //   host     ip-10-0-14-37.ec2.internal          -> ip-<the ipv4 pseudonym, dashed>.ec2.internal (DNS suffix kept);
 //            any other node name                 -> node-<10 hex>
 //   instance i-0123456789abcdef0                 -> i-<as many hex digits>
-//   endpoint <32 hex>.gr7.<region>.eks.amazonaws.com -> <32 hex>.gr7.<region>.eks.amazonaws.com
+//   endpoint <32 hex>.gr7.<region>.eks.amazonaws.com -> <32 hex>.gr7.<region>.eks.amazonaws.com; the EKS OIDC issuer
+//            oidc.eks.<region>.amazonaws.com/id/<32 hex> takes the same pseudonym (it is the same id)
+//   resource subnet-/vpc-/sg-/ami-/lt-/vol-/eni-/snap-/igw-/rtb-/nat-<hex> -> same prefix, as many hex digits
+//   uid      object UIDs, node systemUUID / bootID / machineID -> the same shape (dashes and case kept), hex digits hashed
+//   hostname a host in a URL (scheme://host) or an image's registry, not a public one -> host-<10 hex>.redacted.invalid
 // When two originals of one category would share a pseudonym (likely only for IPv4, 24 bits), the one met later in the
 // snapshot's order takes HMAC(salt, "<category>\0<original>\0<n>") for the first free n.
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { RawInputs } from '../model/snapshot.js';
 
-export type PseudonymCategory = 'account' | 'arn' | 'ipv4' | 'ipv6' | 'host' | 'instance' | 'endpoint';
+export type PseudonymCategory =
+  | 'account'
+  | 'arn'
+  | 'ipv4'
+  | 'ipv6'
+  | 'host'
+  | 'instance'
+  | 'endpoint'
+  | 'resource'
+  | 'uid'
+  | 'hostname';
 
 export interface PseudonymEntry {
   category: PseudonymCategory;
@@ -32,6 +46,19 @@ const ACCOUNT_FIELD_RE = /^\d{12}$/;
 const EKS_ENDPOINT_RE = /(?<![0-9A-Za-z])([0-9A-Fa-f]{32})((?:\.[a-z0-9-]+)*\.eks\.amazonaws\.com(?:\.cn)?)/g;
 const HOST_IP_RE = /(?<![A-Za-z0-9])(ip|ec2)-(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})(?![0-9])/g;
 const INSTANCE_RE = /(?<![A-Za-z0-9])i-([0-9a-f]{17}|[0-9a-f]{8})(?![A-Za-z0-9])/g;
+const RESOURCE_RE =
+  /(?<![A-Za-z0-9-])(?:subnet|vpc|sg|ami|lt|vol|eni|snap|igw|rtb|nat|eipalloc|lc)-(?:[0-9a-f]{17}|[0-9a-f]{8})(?![A-Za-z0-9])/g;
+const OIDC_RE = /(oidc\.eks\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?\/id\/)([0-9A-Fa-f]{32})(?![0-9A-Za-z])/g;
+const UUID_RE = /(?<![0-9A-Za-z])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Za-z-])/g;
+// Node identities that are not always UUID-shaped (machineID is 32 hex digits): replaced as whole values.
+const MACHINE_ID_KEYS = new Set(['machineID', 'systemUUID', 'bootID']);
+// scheme://[user@]host: the host of a URL, anywhere in text
+const URL_HOST_RE = /\b([a-z][a-z0-9+.-]*:\/\/(?:[^\s/@]*@)?)([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+)/g;
+// The registry of an image reference (only in `image` fields): a first path segment with a dot or a port.
+const IMAGE_REGISTRY_RE = /^([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+)(?=[:/])/;
+// Public services name nobody: kept so that a redacted dump still says where images and APIs come from.
+const PUBLIC_HOST_RE =
+  /(^|\.)(amazonaws\.com(\.cn)?|amazon\.com|aws|k8s\.io|kubernetes\.io|docker\.io|docker\.com|gcr\.io|ghcr\.io|quay\.io|github\.com|githubusercontent\.com|mcr\.microsoft\.com|nvcr\.io|public\.ecr\.aws|example\.(com|org|net)|redacted\.invalid|localhost)$/i;
 const IPV4_RE = /(?<![\d.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\d|\.\d)/g;
 const IPV6_CANDIDATE_RE = /(?<![0-9A-Za-z:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![0-9A-Za-z:])/g;
 // A node name that is an EC2 private DNS name or instance-id host name is handled by HOST_IP_RE / INSTANCE_RE.
@@ -51,13 +78,13 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Walks every string of a JSON-like value (object keys are left alone). */
-function mapStrings(v: unknown, fn: (s: string) => string): unknown {
-  if (typeof v === 'string') return fn(v);
-  if (Array.isArray(v)) return v.map((x) => mapStrings(x, fn));
+/** Walks every string of a JSON-like value with the key it is under (object keys are left alone). */
+function mapStrings(v: unknown, fn: (s: string, key: string | undefined) => string, key?: string): unknown {
+  if (typeof v === 'string') return fn(v, key);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, fn, key));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = mapStrings(x, fn);
+    for (const [k, x] of Object.entries(v)) out[k] = mapStrings(x, fn, k);
     return out;
   }
   return v;
@@ -147,6 +174,14 @@ export class Redactor {
       return this.pseudonym('arn', whole.replace(/[.]+$/, '')) + (whole.match(/[.]+$/)?.[0] ?? '');
     });
     out = out.replace(EKS_ENDPOINT_RE, (_w, id: string, suffix: string) => this.pseudonym('endpoint', id) + suffix);
+    out = out.replace(OIDC_RE, (_w, head: string, id: string) => head + this.pseudonym('endpoint', id.toUpperCase()));
+    out = out.replace(URL_HOST_RE, (whole, head: string, host: string) =>
+      PUBLIC_HOST_RE.test(host) || /^[\d.]+$/.test(host) || this.plainHosts.has(host)
+        ? whole
+        : head + this.pseudonym('hostname', host.toLowerCase()),
+    );
+    out = out.replace(RESOURCE_RE, (whole) => this.pseudonym('resource', whole));
+    out = out.replace(UUID_RE, (whole) => this.pseudonym('uid', whole));
     out = out.replace(HOST_IP_RE, (whole, prefix: string, a: string, b: string, c: string, d: string) => {
       const octets = [a, b, c, d].map(Number);
       if (octets.some((o) => o > 255)) return whole;
@@ -169,7 +204,15 @@ export class Redactor {
 
   /** A deep copy of a JSON-like value with every string redacted. */
   redactValue<T>(v: T): T {
-    return mapStrings(v, (s) => this.redactString(s)) as T;
+    return mapStrings(v, (s, key) => {
+      if (key !== undefined && MACHINE_ID_KEYS.has(key) && s !== '') return this.pseudonym('uid', s);
+      if (key === 'image') {
+        const registry = IMAGE_REGISTRY_RE.exec(s)?.[1];
+        if (registry && !PUBLIC_HOST_RE.test(registry) && !/\.dkr\.ecr\./.test(registry))
+          return this.redactString(this.pseudonym('hostname', registry.toLowerCase()) + s.slice(registry.length));
+      }
+      return this.redactString(s);
+    }) as T;
   }
 
   /** Every pseudonym handed out so far, sorted: the key to read a redacted snapshot (keep it private). */
@@ -213,6 +256,19 @@ function format(
       return `node-${hex.slice(0, 10)}`;
     case 'endpoint':
       return hex.slice(0, 32).toUpperCase();
+    case 'resource': {
+      const dash = original.indexOf('-');
+      return `${original.slice(0, dash)}-${hex.slice(0, original.length - dash - 1)}`;
+    }
+    case 'uid': {
+      // each hex digit from the MAC, in the original's case; dashes and length kept
+      const upper = /[A-F]/.test(original) && !/[a-f]/.test(original);
+      let i = 0;
+      const out = original.replace(/[0-9a-fA-F]/g, () => hex[i++ % hex.length]);
+      return upper ? out.toUpperCase() : out;
+    }
+    case 'hostname':
+      return `host-${hex.slice(0, 10)}.redacted.invalid`;
     case 'arn': {
       const m = /^arn:([^:]*):([^:]*):([^:]*):([^:]*):(.*)$/.exec(original);
       if (!m) return `arn:aws:redacted:::redacted-${hex.slice(0, 12)}`;

@@ -1,5 +1,4 @@
 // Reading the files casdoctor's flags name (--config, --node-groups, --eksctl, -f): one error shape, with file:line:col.
-import { readFile } from 'node:fs/promises';
 import {
   type Document,
   type DocumentOptions,
@@ -10,18 +9,19 @@ import {
   type YAMLError,
 } from 'yaml';
 import { InputError } from '../model/errors.js';
+import { aliasBomb, isAliasBomb, isStackOverflow, MAX_YAML_ALIASES, readRegularFile, tooDeep } from './input-files.js';
 
-/** The text of a file a flag names; a file that cannot be read is an InputError "<flag> <path>: no such file". */
+/**
+ * The text of a file a flag names. Only a regular file is read (a FIFO would block forever): anything else, and a file
+ * that cannot be read, is an InputError "<flag> <path>: <problem>" (no such file or directory, permission denied, ...).
+ */
 export async function readFlagFile(flag: string, path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    throw new InputError(`${flag} ${path}: no such file`, path);
-  }
+  return readRegularFile(flag, path);
 }
 
 /** A YAML syntax error as an InputError at file:line:col, with the first line of the parser's message. */
 export function malformedYaml(err: YAMLError, file: string): InputError {
+  if (isStackOverflow(err) || /call stack/i.test(err.message)) return tooDeep(file);
   const pos = err.linePos?.[0];
   return new InputError(
     `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`,
@@ -46,9 +46,22 @@ export function parseYamlFile(
   const doc = parseDocument(text, { ...options, lineCounter });
   const err = doc.errors[0];
   if (err) throw malformedYaml(err, file);
+  // the caller turns the Document into JS (toJS / getIn): aliases are resolved there, so bound them here first
+  checkAliases(doc, file);
   const lineOf = (path: Array<string | number>): number => {
     const node = doc.getIn(path, true) as { range?: number[] } | undefined;
     return node?.range ? lineCounter.linePos(node.range[0]).line : 1;
   };
   return { doc, lineOf };
+}
+
+/** Throws an InputError when resolving the document's aliases would expand beyond MAX_YAML_ALIASES (a "billion laughs"). */
+export function checkAliases(doc: Document.Parsed, file: string): void {
+  try {
+    doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    if (isAliasBomb(e)) throw aliasBomb(file);
+    if (isStackOverflow(e)) throw tooDeep(file);
+    throw e;
+  }
 }

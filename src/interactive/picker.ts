@@ -1,6 +1,7 @@
 // A small searchable picker for terminals: type to filter, ↑/↓ to move, Enter to choose, Esc or Ctrl-C to cancel.
 // Raw-mode stdin and ANSI redraws on the given output stream; nothing here runs off a TTY.
 import { emitKeypressEvents } from 'node:readline';
+import { safeText } from '../report/sanitize.js';
 
 export interface PickItem<T> {
   label: string;
@@ -32,16 +33,18 @@ export function pick<T>(title: string, items: PickItem<T>[], io: PickerIo): Prom
     let cursor = 0;
     let drawn = 0;
     const rows = Math.max(5, (output.rows ?? 24) - 4);
-    const width = output.columns ?? 100;
+    // a pty may report 0 columns: draw as if it had a usable width
+    const width = Math.max(20, output.columns || 100);
     const draw = () => {
       const shown = filterItems(items, query);
       cursor = Math.min(cursor, Math.max(0, shown.length - 1));
       const start = Math.max(0, Math.min(cursor - Math.floor(rows / 2), shown.length - rows));
+      // labels and details are pod names, events and the like: foreign text, made safe before it reaches the terminal
       const lines = [
-        `${title} (type to filter, ↑/↓, Enter to choose, Esc to cancel)`,
-        `> ${query}`,
+        `${safeText(title)} (type to filter, ↑/↓, Enter to choose, Esc to cancel)`,
+        `> ${safeText(query)}`,
         ...shown.slice(start, start + rows).map((item, i) => {
-          const line = `${start + i === cursor ? '❯' : ' '} ${item.label}${item.detail ? `  ${item.detail}` : ''}`;
+          const line = `${start + i === cursor ? '❯' : ' '} ${safeText(item.label)}${item.detail ? `  ${safeText(item.detail)}` : ''}`;
           return line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line;
         }),
         shown.length === 0 ? '  (nothing matches)' : `  ${shown.length} of ${items.length}`,

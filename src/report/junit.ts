@@ -3,10 +3,14 @@
 // <skipped>; findings below --fail-on pass and carry their text in <system-out>.
 import { type Finding, SEVERITY_ORDER } from '../model/findings.js';
 import type { PreflightObject, PreflightReport } from '../model/preflight.js';
+import { safeText } from './sanitize.js';
 
-/** XML 1.0 text: escapes markup and drops characters XML cannot hold. */
+/**
+ * XML 1.0 text: control and bidi characters made visible (raw ESC is not even valid XML), markup escaped, and what XML
+ * still cannot hold (lone surrogates, U+FFFE/FFFF) dropped. Nothing is cut: JUnit is a file for CI, not a terminal.
+ */
 export function xmlEscape(s: string): string {
-  return s
+  return safeText(s, { multiline: true, max: Number.POSITIVE_INFINITY })
     .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

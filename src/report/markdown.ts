@@ -3,20 +3,22 @@
 import type { Finding, Severity } from '../model/findings.js';
 import type { PreflightReport } from '../model/preflight.js';
 import { isFailing } from './junit.js';
+import { safeCodeSpan, safeLines, safeMarkdown } from './sanitize.js';
 
 const ICON: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
 
-/** Table-cell text: no pipes, no newlines, no HTML. */
+/** Foreign text on one line (a table cell, a list item, a heading): no pipes, newlines, HTML, links or mentions. */
 function cell(s: string): string {
-  return s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('\n', ' ');
+  return safeMarkdown(s, { cell: true });
 }
 
 function subject(f: Finding): string {
   return `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
 }
 
-function where(f: Finding): string {
-  return f.location ? `\`${f.location.file}:${f.location.line}\`` : '';
+/** The file and line as a code span; `inCell` escapes the pipes GFM would split the table cell on. */
+function where(f: Finding, inCell = false): string {
+  return f.location ? safeCodeSpan(`${f.location.file}:${f.location.line}`, { cell: inCell }) : '';
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -47,7 +49,7 @@ export function renderMarkdown(report: PreflightReport): string {
     ? `${plural(report.groups.length, 'node group')} (${report.inputs.nodeGroups.join(', ')})`
     : 'no node groups given';
   out.push(
-    `<sub>${plural(report.objects.length, 'object')} from ${plural(report.inputs.manifests.length, 'file')} · ${cell(groups)} · ${cell(report.inputs.ca)} · fails on ${report.failOn}</sub>`,
+    `<sub>${plural(report.objects.length, 'object')} from ${plural(report.inputs.manifests.length, 'file')} · ${cell(groups)} · ${cell(report.inputs.ca)} · fails on ${cell(report.failOn)}</sub>`,
   );
   out.push('');
   if (active.length === 0) {
@@ -60,7 +62,7 @@ export function renderMarkdown(report: PreflightReport): string {
     out.push('|---|---|---|---|---|');
     for (const f of active) {
       out.push(
-        `| ${ICON[f.severity]} ${f.severity} | [\`${f.checkId}\`](${f.docsUrl}) | ${cell(subject(f))} | ${where(f)} | ${cell(f.message)} |`,
+        `| ${ICON[f.severity]} ${f.severity} | [${safeCodeSpan(f.checkId, { cell: true })}](${f.docsUrl}) | ${cell(subject(f))} | ${where(f, true)} | ${cell(f.message)} |`,
       );
     }
     out.push('');
@@ -68,22 +70,24 @@ export function renderMarkdown(report: PreflightReport): string {
     out.push('');
     for (const f of active) {
       out.push(
-        `#### ${ICON[f.severity]} \`${f.checkId}\` · ${cell(subject(f))}${f.location ? ` · ${where(f)}` : ''}`,
+        `#### ${ICON[f.severity]} ${safeCodeSpan(f.checkId)} · ${cell(subject(f))}${f.location ? ` · ${where(f)}` : ''}`,
       );
       out.push('');
-      out.push(f.message);
+      out.push(safeMarkdown(f.message));
       out.push('');
       for (const e of f.evidence)
         out.push(
-          `- ${cell(e.source)}: ${cell(e.observed)}${e.expected ? ` (expected ${cell(e.expected)})` : ''}`,
+          `- ${safeMarkdown(e.source, { cell: true, lineStart: true })}: ${cell(e.observed)}${e.expected ? ` (expected ${cell(e.expected)})` : ''}`,
         );
       if (f.evidence.length) out.push('');
       if (f.remediation) {
-        const fe = fence(f.remediation);
+        // inside a fenced code block nothing renders (no HTML, links or mentions): only control characters need care
+        const fix = safeLines(f.remediation);
+        const fe = fence(fix);
         out.push('**Fix**');
         out.push('');
         out.push(fe);
-        out.push(f.remediation);
+        out.push(fix);
         out.push(fe);
         out.push('');
       }
@@ -95,7 +99,7 @@ export function renderMarkdown(report: PreflightReport): string {
     out.push(`<details><summary>${plural(suppressed.length, 'suppressed finding')}</summary>`);
     out.push('');
     for (const f of suppressed) {
-      out.push(`- \`${f.checkId}\` · ${cell(subject(f))} ${where(f)}: ${cell(f.suppressed?.reason ?? '')}`);
+      out.push(`- ${safeCodeSpan(f.checkId)} · ${cell(subject(f))} ${where(f)}: ${cell(f.suppressed?.reason ?? '')}`);
     }
     out.push('');
     out.push('</details>');
@@ -104,13 +108,13 @@ export function renderMarkdown(report: PreflightReport): string {
   if (report.skipped.length > 0) {
     out.push(`**${plural(report.skipped.length, 'check')} skipped** (input asked for but not readable):`);
     out.push('');
-    for (const s of report.skipped) out.push(`- \`${s.checkId}\`: ${cell(s.detail)}`);
+    for (const s of report.skipped) out.push(`- ${safeCodeSpan(s.checkId)}: ${cell(s.detail)}`);
     out.push('');
   }
   if (report.notApplicable.length > 0) {
     const reasons = [...new Set(report.notApplicable.map((n) => n.reason))];
     out.push(
-      `<sub>Not applicable: ${report.notApplicable.map((n) => `\`${n.checkId}\``).join(', ')} (${cell(reasons.join('; '))}).</sub>`,
+      `<sub>Not applicable: ${report.notApplicable.map((n) => safeCodeSpan(n.checkId)).join(', ')} (${cell(reasons.join('; '))}).</sub>`,
     );
     out.push('');
   }

@@ -2,12 +2,13 @@
 // file:line, evidence and fix, then a one-line summary.
 import type { Finding } from '../model/findings.js';
 import type { PreflightReport } from '../model/preflight.js';
-import { indent } from './findings-text.js';
+import { evidenceText, indent } from './findings-text.js';
 import { isFailing } from './junit.js';
+import { safeLines, safeText as t } from './sanitize.js';
 import { PLAIN, type Style, severityMark } from './style.js';
 
 function subject(f: Finding): string {
-  return `${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`;
+  return t(`${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`);
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -15,14 +16,12 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 function findingBlock(f: Finding, s: Style): string {
-  const where = f.location ? s.dim(`  ${f.location.file}:${f.location.line}`) : '';
-  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${subject(f)}${where}`];
-  lines.push(indent(f.message, '    '));
-  for (const e of f.evidence.slice(0, 8)) {
-    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
-  }
+  const where = f.location ? s.dim(`  ${t(`${f.location.file}:${f.location.line}`)}`) : '';
+  const lines = [`${severityMark(f.severity, s)} ${s.bold(t(f.checkId))}  ${subject(f)}${where}`];
+  lines.push(indent(t(f.message), '    '));
+  for (const e of f.evidence.slice(0, 8)) lines.push(s.dim(`    · ${evidenceText(e)}`));
   if (f.evidence.length > 8) lines.push(s.dim(`    · … ${f.evidence.length - 8} more (-o json)`));
-  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    '));
+  if (f.remediation) lines.push(indent(`fix: ${safeLines(f.remediation)}`, '    '));
   lines.push(s.dim(`    docs: ${f.docsUrl}`));
   return lines.join('\n');
 }
@@ -34,19 +33,21 @@ export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): 
   out.push(
     s.bold('casdoctor preflight') +
       s.dim(
-        ` · ${plural(report.objects.length, 'object')} from ${plural(report.inputs.manifests.length, 'file')} · ${report.inputs.ca}`,
+        ` · ${plural(report.objects.length, 'object')} from ${plural(report.inputs.manifests.length, 'file')} · ${t(report.inputs.ca)}`,
       ),
   );
   if (report.groups.length > 0) {
-    out.push(s.dim(`node groups (${report.inputs.nodeGroups.join(', ')}):`));
+    out.push(s.dim(`node groups (${t(report.inputs.nodeGroups.join(', '))}):`));
+    const nameWidth = Math.max(...report.groups.map((x) => t(x.name).length));
     for (const g of report.groups) {
-      const type = g.instanceType ?? '?';
-      const zones =
+      const type = t(g.instanceType ?? '?');
+      const zones = t(
         g.zones.length > 1
           ? `${g.zones.join(',')} (CA template: ${g.templateZone ?? '?'})`
-          : g.zones.join(',');
+          : g.zones.join(','),
+      );
       out.push(
-        `  ${g.name.padEnd(Math.max(...report.groups.map((x) => x.name.length)))}  ${type.padEnd(12)}  ${`${g.minSize}-${g.maxSize}`.padEnd(6)}  ${zones}${g.gate ? s.yellow(`  ${g.gate}`) : ''}`,
+        `  ${t(g.name).padEnd(nameWidth)}  ${type.padEnd(12)}  ${t(`${g.minSize}-${g.maxSize}`).padEnd(6)}  ${zones}${g.gate ? s.yellow(`  ${t(g.gate)}`) : ''}`,
       );
     }
   } else {
@@ -56,7 +57,7 @@ export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): 
       ),
     );
   }
-  for (const n of report.notes) out.push(s.yellow(indent(`note: ${n}`, '').replaceAll('\n', '\n      ')));
+  for (const n of report.notes) out.push(s.yellow(`note: ${safeLines(n)}`.replaceAll('\n', '\n      ')));
   out.push('');
   for (const f of active) {
     out.push(findingBlock(f, s));
@@ -64,10 +65,10 @@ export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): 
   }
   if (suppressed.length > 0) {
     out.push(s.dim(`suppressed (${suppressed.length}):`));
-    for (const f of suppressed) out.push(s.dim(`  ${f.checkId}  ${subject(f)}: ${f.suppressed?.reason}`));
+    for (const f of suppressed) out.push(s.dim(`  ${t(f.checkId)}  ${subject(f)}: ${t(f.suppressed?.reason)}`));
     out.push('');
   }
-  for (const k of report.skipped) out.push(s.yellow(`skipped ${k.checkId}: ${k.detail}`));
+  for (const k of report.skipped) out.push(s.yellow(`skipped ${t(k.checkId)}: ${t(k.detail)}`));
   if (report.skipped.length) out.push('');
   const failing = active.filter((f) => isFailing(f, report.failOn)).length;
   const count = (sev: string) => active.filter((f) => f.severity === sev).length;

@@ -43,7 +43,7 @@ describe('Redactor', () => {
     ).toMatch(/^arn:aws:autoscaling:us-east-1:\d{12}:autoScalingGroup:redacted-[0-9a-f]{12}$/);
   });
 
-  it('leaves alone what identifies nobody: AWS-managed ARNs, wildcard and loopback addresses, AMI ids, versions', () => {
+  it('leaves alone what identifies nobody: AWS-managed ARNs, wildcard and loopback addresses, public hosts, versions', () => {
     const r = new Redactor(SALT);
     for (const s of [
       'arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy',
@@ -51,8 +51,8 @@ describe('Redactor', () => {
       '127.0.0.1',
       '169.254.169.254',
       '::1',
-      'ami-0123456789abcdef0',
       'v1.31.4-eks-1234567',
+      'https://sts.us-east-1.amazonaws.com',
       'registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1',
       '2026-11-21T09:59:52Z',
       '09:59:52.118246319 +0000 UTC',
@@ -61,6 +61,77 @@ describe('Redactor', () => {
     ]) {
       expect(r.redactString(s), s).toBe(s);
     }
+  });
+
+  it('replaces subnet, VPC, security-group, AMI, launch-template and volume ids, keeping prefix and length', () => {
+    const r = new Redactor(SALT);
+    for (const id of [
+      'subnet-0a1b2c3d4e5f60718',
+      'vpc-0fedcba9876543210',
+      'sg-01234567',
+      'ami-0123456789abcdef0',
+      'lt-0abcdef1234567890',
+      'vol-0123456789abcdef0',
+    ]) {
+      const p = r.redactString(id);
+      const prefix = id.slice(0, id.indexOf('-') + 1);
+      expect(p, id).not.toBe(id);
+      expect(p.startsWith(prefix) && p.length === id.length, p).toBe(true);
+      expect(r.redactString(`ASG uses ${id},subnet-0b1b2c3d4e5f60718`)).toContain(p);
+    }
+    expect(r.redactString('subnet-0a1b2c3d4e5f60718')).toBe(r.redactString('subnet-0a1b2c3d4e5f60718'));
+  });
+
+  it('replaces object UIDs and node systemUUID, bootID and machineID consistently, keeping their shape', () => {
+    const r = new Redactor(SALT);
+    const uid = '1932117a-e597-49fe-b96e-0c402e75e08d';
+    const node = {
+      metadata: { uid },
+      status: {
+        nodeInfo: {
+          machineID: 'ec2a4a5c0c1b6b5f4f2f0b0e1d7d6c3a',
+          systemUUID: 'EC2A4A5C-0C1B-6B5F-4F2F-0B0E1D7D6C3A',
+          bootID: '5f1c9c0e-6c38-4d8c-9e63-3b6a0c0d4e21',
+          kubeletVersion: 'v1.31.4-eks-1234567',
+        },
+      },
+    };
+    const out = r.redactValue(node);
+    expect(out.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(out.metadata.uid).not.toBe(uid);
+    expect(r.redactValue({ ownerReferences: [{ uid }] }).ownerReferences[0].uid).toBe(out.metadata.uid);
+    expect(out.status.nodeInfo.machineID).toMatch(/^[0-9a-f]{32}$/);
+    expect(out.status.nodeInfo.machineID).not.toBe(node.status.nodeInfo.machineID);
+    expect(out.status.nodeInfo.systemUUID).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+    expect(out.status.nodeInfo.systemUUID).not.toBe(node.status.nodeInfo.systemUUID);
+    expect(out.status.nodeInfo.bootID).not.toBe(node.status.nodeInfo.bootID);
+    expect(out.status.nodeInfo.kubeletVersion).toBe('v1.31.4-eks-1234567');
+  });
+
+  it('replaces the EKS OIDC issuer id with the pseudonym of the endpoint id (they are the same id)', () => {
+    const r = new Redactor(SALT);
+    const id = '0123456789ABCDEF0123456789ABCDEF';
+    const issuer = r.redactString(`https://oidc.eks.us-east-1.amazonaws.com/id/${id}`);
+    expect(issuer).not.toContain(id);
+    const endpoint = r.redactString(`https://${id}.gr7.us-east-1.eks.amazonaws.com`);
+    expect(issuer).toBe(`https://oidc.eks.us-east-1.amazonaws.com/id/${endpoint.slice(8, 40)}`);
+    expect(r.redactString(`arn:aws:iam::111122223333:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/${id}`)).not.toContain(id);
+  });
+
+  it('replaces host names in URLs and private image registries, and keeps public ones', () => {
+    const r = new Redactor(SALT);
+    const url = r.redactString('proxy at http://proxy.corp.acme.net:3128 and https://vault.internal.acme.io/v1');
+    expect(url).not.toContain('proxy.corp');
+    expect(url).not.toContain('acme.io');
+    expect(url).toMatch(/^proxy at http:\/\/host-[0-9a-f]{10}\.redacted\.invalid:3128 and https:\/\/host-[0-9a-f]{10}\.redacted\.invalid\/v1$/);
+    const out = r.redactValue({
+      containers: [
+        { image: 'registry.acme.io:5000/team/cluster-autoscaler:v1.32.1' },
+        { image: 'registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1' },
+      ],
+    });
+    expect(out.containers[0].image).toMatch(/^host-[0-9a-f]{10}\.redacted\.invalid:5000\/team\/cluster-autoscaler:v1\.32\.1$/);
+    expect(out.containers[1].image).toBe('registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1');
   });
 
   it('replaces IPv6 addresses and EKS endpoint ids, and IPs inside longer text', () => {

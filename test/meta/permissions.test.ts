@@ -28,7 +28,7 @@ async function gatherAll(kubeOpts: KubeServerOptions = {}) {
 }
 
 describe('deploy/casdoctor-clusterrole.yaml', () => {
-  it('allows every request of a full live gather, and grants only get and list on resources casdoctor lists', async () => {
+  it('allows every request of a full live gather, and grants list on resources casdoctor lists, get on none of them', async () => {
     const { kube, got } = await gatherAll();
     expect(got.gaps).toEqual([]);
     const accesses = kube.requests.map(accessOf);
@@ -40,14 +40,25 @@ describe('deploy/casdoctor-clusterrole.yaml', () => {
     expect(granted).toEqual(used);
     for (const r of role.rules) {
       expect(r.apiGroups).toHaveLength(1);
-      expect([...r.verbs].sort()).toEqual(['get', 'list']);
+      for (const v of r.verbs) expect(['get', 'list']).toContain(v);
+      // get only where an object is fetched by name: the CA status ConfigMap (by resourceNames) and subresources
+      if (r.verbs.includes('get'))
+        expect(r.resources.every((res) => res.includes('/') || (res === 'configmaps' && r.resourceNames))).toBe(true);
     }
+    // casdoctor lists these and never GETs one by name: a get grant would only widen what the role can read
+    for (const [group, resource] of [['', 'pods'], ['', 'nodes'], ['', 'serviceaccounts'], ['apps', 'deployments'], ['', 'configmaps']]) {
+      expect(allowed({ group, resource, verb: 'get', name: 'anything' }), `${group}/${resource}`).toBe(false);
+    }
+    // the one object GET by name in a plain gather: CA's priority-expander ConfigMap, in CA's --namespace
+    expect(accesses.filter((a) => a.verb === 'get' && !a.resource.includes('/'))).toEqual([
+      { group: '', resource: 'configmaps', verb: 'get', name: 'cluster-autoscaler-priority-expander' },
+    ]);
     expect(granted).not.toContain('/secrets');
   });
 
   it('lets casdoctor read the CA status ConfigMap, by name only, cluster-wide or by its fallback GET', async () => {
     const cm = role.rules.find((r) => r.resources.includes('configmaps'))!;
-    expect(cm.resourceNames).toEqual(['cluster-autoscaler-status']);
+    expect(cm.resourceNames).toEqual(['cluster-autoscaler-status', 'cluster-autoscaler-priority-expander']);
     expect(allowed({ group: '', resource: 'configmaps', verb: 'list' })).toBe(false);
     expect(allowed({ group: '', resource: 'configmaps', verb: 'get', name: 'aws-auth' })).toBe(false);
 
@@ -60,6 +71,24 @@ describe('deploy/casdoctor-clusterrole.yaml', () => {
     expect(allowed(accessOf(fallback[0]))).toBe(true);
     expect(got.configMaps.map((c) => c.metadata.name)).toEqual(['cluster-autoscaler-status']);
   });
+
+  it('lists CA’s custom resources and PodTemplates, and GETs the priority-expander ConfigMap by name only', async () => {
+    const { kube, got } = await gatherAll();
+    const accesses = kube.requests.map(accessOf);
+    const crd = accesses.filter((a) => a.group === 'autoscaling.x-k8s.io' || a.resource === 'podtemplates');
+    expect(crd.map((a) => `${a.verb} ${a.group}/${a.resource}`).sort()).toEqual([
+      'list /podtemplates',
+      'list autoscaling.x-k8s.io/capacitybuffers',
+      'list autoscaling.x-k8s.io/provisioningrequests',
+    ]);
+    expect(crd.filter((a) => !allowed(a))).toEqual([]);
+    for (const resource of ['provisioningrequests', 'capacitybuffers'])
+      expect(allowed({ group: 'autoscaling.x-k8s.io', resource, verb: 'get', name: 'x' }), resource).toBe(false);
+    const priority = kube.requests.filter((r) => r.path.endsWith('/configmaps/cluster-autoscaler-priority-expander'));
+    expect(priority.map((r) => r.path)).toEqual(['/api/v1/namespaces/kube-system/configmaps/cluster-autoscaler-priority-expander']);
+    expect(allowed({ group: '', resource: 'configmaps', verb: 'get', name: 'cluster-autoscaler-priority-expander' })).toBe(true);
+    expect(got.provided.has('provisioningRequests') && got.provided.has('capacityBuffers') && got.provided.has('podTemplates')).toBe(true);
+  });
 });
 
 describe('deploy/casdoctor-iam-policy.json', () => {
@@ -69,9 +98,27 @@ describe('deploy/casdoctor-iam-policy.json', () => {
     expect(policyActions()).toEqual(inSource);
     for (const a of inSource) expect(a).toMatch(/^[a-z0-9-]+:(Describe|Get|List|Simulate)[A-Z]/);
     expect(policy.Version).toBe('2012-10-17');
-    for (const st of policy.Statement) {
-      expect(st.Effect).toBe('Allow');
-      expect(st.Resource).toBe('*');
+    for (const st of policy.Statement) expect(st.Effect).toBe('Allow');
+  });
+
+  it('scopes the actions that support resource-level permissions to ARNs with placeholders, not to *', () => {
+    const resourcesOf = (action: string) => {
+      const st = policy.Statement.filter((s) => s.Action.includes(action));
+      expect(st, action).toHaveLength(1);
+      return ([] as string[]).concat(st[0].Resource);
+    };
+    // the Describe actions every command needs support no resource-level permissions: only they keep "*"
+    expect(policy.Statement[0].Resource).toBe('*');
+    expect(resourcesOf('iam:SimulatePrincipalPolicy')).toEqual(['arn:aws:iam::ACCOUNT_ID:role/CLUSTER_AUTOSCALER_ROLE_NAME']);
+    expect(resourcesOf('iam:GetInstanceProfile')).toEqual([
+      'arn:aws:iam::ACCOUNT_ID:instance-profile/NODE_INSTANCE_PROFILE_NAME',
+    ]);
+    expect(resourcesOf('eks:ListPodIdentityAssociations')).toContain('arn:aws:eks:REGION:ACCOUNT_ID:cluster/CLUSTER_NAME');
+    expect(resourcesOf('eks:DescribePodIdentityAssociation')).toContain(
+      'arn:aws:eks:REGION:ACCOUNT_ID:podidentityassociation/CLUSTER_NAME/*',
+    );
+    for (const st of policy.Statement.slice(1)) {
+      for (const arn of ([] as string[]).concat(st.Resource)) expect(arn, st.Sid).toMatch(/^arn:aws:(iam|eks):[A-Z_]*:ACCOUNT_ID:/);
     }
   });
 

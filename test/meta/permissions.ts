@@ -19,7 +19,7 @@ export const role = parseYaml(readFileSync(join(root, 'deploy/casdoctor-clusterr
 };
 export const policy = JSON.parse(readFileSync(join(root, 'deploy/casdoctor-iam-policy.json'), 'utf8')) as {
   Version: string;
-  Statement: Array<{ Effect: string; Action: string[]; Resource: string }>;
+  Statement: Array<{ Sid?: string; Effect: string; Action: string[]; Resource: string | string[] }>;
 };
 
 export interface Access {
@@ -31,12 +31,13 @@ export interface Access {
 
 /** What RBAC sees of a request: a list carrying a metadata.name field selector is authorized with that name. */
 export function accessOf(r: { method: string; path: string; query: Record<string, string> }): Access {
-  const m = /^\/(?:api\/v1|apis\/([^/]+)\/[^/]+)(?:\/namespaces\/[^/]+)?\/([^/]+)(?:\/([^/]+))?$/.exec(r.path);
+  // .../<resource>[/<name>[/<subresource>[/<proxied path>]]]: RBAC names a subresource "pods/log"
+  const m = /^\/(?:api\/v1|apis\/([^/]+)\/[^/]+)(?:\/namespaces\/[^/]+)?\/([^/]+)(?:\/([^/]+)(?:\/([^/]+)(?:\/.*)?)?)?$/.exec(r.path);
   if (!m || r.method !== 'GET') throw new Error(`unexpected request ${r.method} ${r.path}`);
   const fieldName = /(?:^|,)metadata\.name=([^,]+)/.exec(r.query.fieldSelector ?? '')?.[1];
   return {
     group: m[1] ?? '',
-    resource: m[2],
+    resource: m[4] ? `${m[2]}/${m[4]}` : m[2],
     verb: m[3] ? 'get' : 'list',
     ...(m[3] ? { name: m[3] } : fieldName ? { name: fieldName } : {}),
   };

@@ -3,6 +3,7 @@
 // the wire names (launchTemplateVersionSet/item, AutoScalingGroups/member, epoch-second EKS dates) are AWS's.
 // Faults (throttling, denial, expired token, ...) use each protocol's real error shape. Every request is recorded.
 import http from 'node:http';
+import { constants as zlibConstants, createGzip } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import * as AS from '@aws-sdk/client-auto-scaling';
 import * as EC2 from '@aws-sdk/client-ec2';
@@ -54,6 +55,7 @@ export interface AwsServerOptions {
   delays?: Record<string, number>;
   /** The principal named in AccessDenied messages. */
   principal?: string;
+  hostile?: AwsHostile[];
   /** iam:GetInstanceProfile answers (the node-role fallback of CA's principal). */
   instanceProfiles?: Array<{
     InstanceProfileName: string;
@@ -68,6 +70,20 @@ export interface AwsServerOptions {
     associationId: string;
     roleArn: string;
   }>;
+}
+
+/** A hostile answer, for the tests of casdoctor's live limits. */
+export interface AwsHostile {
+  /** Same matching as faults: 'DescribeAutoScalingGroups', 'ec2:*', '*'. */
+  action: string;
+  /**
+   * 'repeat-token': every page carries the same NextToken (Marker for IAM); 'endless-token': a new one on every page;
+   * 'trickle': the headers, then one byte every `intervalMs` (default 200), forever; 'endless-body': a well-formed
+   * answer whose body never ends; 'gzip-bomb': a gzip body (Content-Encoding: gzip) that inflates to `bytes` (1 GiB).
+   */
+  mode: 'repeat-token' | 'endless-token' | 'trickle' | 'endless-body' | 'gzip-bomb';
+  intervalMs?: number;
+  bytes?: number;
 }
 
 export interface AwsServer {
@@ -721,6 +737,48 @@ export async function startAwsServer(
         } else go();
       };
 
+      const misbehave = (h: AwsHostile) => {
+        const stopped = () => res.destroyed || res.writableEnded;
+        const xml = service === 'ec2' ? 'text/xml;charset=UTF-8' : 'text/xml';
+        if (h.mode === 'trickle') {
+          res.writeHead(200, { 'x-amzn-RequestId': requestId, 'Content-Type': xml });
+          const t = setInterval(() => {
+            if (stopped()) {
+              clearInterval(t);
+              timers.delete(t);
+            } else res.write(' ');
+          }, h.intervalMs ?? 200);
+          timers.add(t);
+          return;
+        }
+        if (h.mode === 'endless-body') {
+          res.writeHead(200, { 'x-amzn-RequestId': requestId, 'Content-Type': xml });
+          res.write(`<${action}Response xmlns="${xmlns}"><${action}Result><AutoScalingGroups>`);
+          const item = Buffer.from(`<member><AutoScalingGroupName>${'g'.repeat(200)}</AutoScalingGroupName></member>`.repeat(256));
+          const pump = () => {
+            while (!stopped() && res.write(item));
+            if (!stopped()) res.once('drain', pump);
+          };
+          pump();
+          return;
+        }
+        res.writeHead(200, { 'x-amzn-RequestId': requestId, 'Content-Type': xml, 'Content-Encoding': 'gzip' });
+        const gz = createGzip({ level: zlibConstants.Z_BEST_COMPRESSION });
+        gz.pipe(res);
+        res.on('close', () => gz.destroy());
+        let left = h.bytes ?? 1024 ** 3;
+        const chunk = Buffer.alloc(1024 * 1024, ' ');
+        const pump = () => {
+          while (left > 0 && !gz.destroyed) {
+            const c = left >= chunk.length ? chunk : chunk.subarray(0, left);
+            left -= c.length;
+            if (!gz.write(c)) return void gz.once('drain', pump);
+          }
+          if (!gz.destroyed) gz.end();
+        };
+        pump();
+      };
+
       const fail = (e: ApiError) => {
         if (service === 'eks') {
           return respond(e.status, JSON.stringify({ message: e.message }), {
@@ -761,12 +819,28 @@ export async function startAwsServer(
       if (!op)
         return fail(new ApiError('InvalidAction', `The action ${action} is not valid for this web service.`));
 
+      const hostile = (opts.hostile ?? []).find((h) => matches(h.action, service, action));
+      if (hostile && hostile.mode !== 'repeat-token' && hostile.mode !== 'endless-token') {
+        return misbehave(hostile);
+      }
+      const tokenName = service === 'iam' ? 'Marker' : 'NextToken';
+      let hostileN = 0;
+      if (hostile) {
+        // the token the client sends back is the server's own nonsense: answer the first page again
+        hostileN = Number(/^hostile-(\d+)$/.exec(String(input[tokenName] ?? ''))?.[1] ?? 0) + 1;
+        delete input[tokenName];
+      }
+
       let output: Record<string, unknown>;
       try {
         output = op.handle(input, current);
       } catch (e) {
         if (e instanceof ApiError) return fail(e);
         throw e;
+      }
+      if (hostile) {
+        output[tokenName] = hostile.mode === 'repeat-token' ? 'hostile-1' : `hostile-${hostileN}`;
+        if (service === 'iam') output.IsTruncated = true;
       }
       const outSchema = deref(op.schema[5]);
       if (service === 'eks') {

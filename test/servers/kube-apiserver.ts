@@ -1,19 +1,24 @@
 // A loopback Kubernetes API server for tests: HTTPS with a CA made at test time, bearer-token auth, discovery, LIST and
 // GET for the resources casdoctor reads (limit/continue, label and field selectors), real Status errors, fault and delay
 // injection, and a record of every request. Read-only: any other verb gets 405 (and is recorded, so tests can fail on it).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { constants as zlibConstants, createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import type { KubeObject } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
+import { chooseCaPod } from '../../src/gather/live-ca-record.js';
+import { findCaDeployment } from '../../src/simulate/ca-config.js';
 import { testTls } from './tls.js';
 
 export interface KubeFault {
-  /** A resource ('pods', 'poddisruptionbudgets' or 'poddisruptionbudgets.policy'), a path prefix ('/api/v1/pods'), or '*'. */
+  /**
+   * A resource ('pods', 'poddisruptionbudgets' or 'poddisruptionbudgets.policy'), a pod subresource ('pods/log',
+   * 'pods/proxy'), a path prefix ('/api/v1/pods'), or '*'.
+   */
   match: string;
   status: 401 | 403 | 404 | 410 | 429 | 500 | 503;
   /** Only requests carrying a continue token (a 410 Expired is only meaningful there). */
@@ -39,7 +44,69 @@ export interface KubeServerOptions {
   maxPageSize?: number;
   /** Gzip responses larger than this when the client accepts gzip; default 128 KiB like kube-apiserver. */
   gzipThreshold?: number;
+  /**
+   * Container logs (`GET pods/{name}/log`), keyed "namespace/pod/container", and "namespace/pod/container/previous" for
+   * the previous instance. An existing container without an entry logged nothing; without a previous entry the server
+   * answers 400 like kube-apiserver for a container that never restarted. `limitBytes` cuts the text.
+   * Default: when the data was loaded from a dump that holds CA's log (a log file in --from), CA's pod logged that file,
+   * so the same dump served live and read offline gives the same report.
+   */
+  podLogs?: Record<string, string>;
+  /**
+   * What a pod answers through the API server's proxy (`GET pods/{name}:{port}/proxy{path}`), keyed
+   * "namespace/pod:port/path". Default for an existing pod: /metrics on 8085 answers a small CA metrics page, any other
+   * path 404 (CA registers /snapshotz only with --debugging-snapshot-enabled).
+   */
+  podProxy?: Record<string, string | { status: number; body: string; delayMs?: number }>;
+  /** Misbehaving answers (tokens that loop, gzip bombs, endless or trickled bodies) to requests matching a rule. */
+  hostile?: KubeHostile[];
+  /**
+   * The version the server serves of each of CA's custom resources, null when the CRD is not installed (every version
+   * then answers 404, as kube-apiserver does for an unknown group/version/resource). Default: provisioningrequests v1,
+   * capacitybuffers v1beta1 (CA 1.34's CRDs).
+   */
+  crdVersions?: Partial<Record<'provisioningRequests' | 'capacityBuffers', string | null>>;
 }
+
+/** A hostile answer, for the tests of casdoctor's live limits. */
+export interface KubeHostile {
+  /** Same matching as faults (resource, 'pods/log', path prefix or '*'). */
+  match: string;
+  /**
+   * 'repeat-continue': every page carries the same continue token; 'endless-continue': a new token on every page;
+   * 'gzip-bomb': a gzip stream that inflates to `bytes` (default 1 GiB) of JSON whitespace; 'endless-body': a list whose
+   * items never end; 'trickle': one byte every `intervalMs` (default 200), forever.
+   */
+  mode: 'repeat-continue' | 'endless-continue' | 'gzip-bomb' | 'endless-body' | 'trickle';
+  bytes?: number;
+  intervalMs?: number;
+}
+
+/**
+ * The log of CA's pod in a dump loaded with --from: the first CA log file it held, as the log of the container a live
+ * gather would read (the pod and container live-ca-record.ts chooses).
+ */
+function caLogOfDump(data: Partial<RawInputs>): Record<string, string> {
+  const file = data.caLogs?.find((l) => l.source.kind === 'file')?.source;
+  const found = findCaDeployment(data.deployments ?? []);
+  if (!file || file.kind !== 'file' || !found) return {};
+  const choice = chooseCaPod(found.deployment, found.container, data.pods ?? [], data.replicaSets ?? []);
+  if (!choice) return {};
+  const bytes = readFileSync(file.path);
+  const text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
+  return { [`${choice.pod.metadata.namespace}/${choice.pod.metadata.name}/${choice.container}`]: text };
+}
+
+/** CA's /metrics as a small cluster's CA serves it (CA: metrics/metrics.go), the default pod-proxy answer on 8085. */
+export const DEFAULT_CA_METRICS = [
+  '# HELP cluster_autoscaler_cluster_safe_to_autoscale [ALPHA] Whether or not cluster is healthy enough for autoscaling. 1 if it is, 0 otherwise.',
+  '# TYPE cluster_autoscaler_cluster_safe_to_autoscale gauge',
+  'cluster_autoscaler_cluster_safe_to_autoscale 1',
+  '# HELP cluster_autoscaler_nodes_count [ALPHA] Number of nodes in cluster.',
+  '# TYPE cluster_autoscaler_nodes_count gauge',
+  'cluster_autoscaler_nodes_count{state="ready"} 3',
+  '',
+].join('\n');
 
 export interface KubeRequest {
   method: string;
@@ -84,6 +151,8 @@ interface ResourceDef {
   shortNames?: string[];
   /** Field selectors the real API server accepts beyond metadata.name / metadata.namespace. */
   fields?: string[];
+  /** A CustomResourceDefinition's resource: served at one version (KubeServerOptions.crdVersions), or not at all. */
+  crd?: boolean;
 }
 
 const POD_FIELDS = [
@@ -263,9 +332,37 @@ export const KUBE_RESOURCES: readonly ResourceDef[] = [
     kind: 'Job',
     namespaced: true,
   },
+  {
+    key: 'podTemplates',
+    plural: 'podtemplates',
+    singular: 'podtemplate',
+    group: '',
+    version: 'v1',
+    kind: 'PodTemplate',
+    namespaced: true,
+  },
+  {
+    key: 'provisioningRequests',
+    plural: 'provisioningrequests',
+    singular: 'provisioningrequest',
+    group: 'autoscaling.x-k8s.io',
+    version: 'v1',
+    kind: 'ProvisioningRequest',
+    namespaced: true,
+    shortNames: ['provreq', 'provreqs'],
+    crd: true,
+  },
+  {
+    key: 'capacityBuffers',
+    plural: 'capacitybuffers',
+    singular: 'capacitybuffer',
+    group: 'autoscaling.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'CapacityBuffer',
+    namespaced: true,
+    crd: true,
+  },
 ];
-
-const GROUPS = [...new Set(KUBE_RESOURCES.map((r) => r.group).filter((g) => g !== ''))];
 
 const EXPIRED_MESSAGE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
@@ -283,13 +380,13 @@ function status(code: number, reason: string, message: string, details?: Record<
   };
 }
 
-function resourceList(groupVersion: string) {
+function resourceList(groupVersion: string, served: (r: ResourceDef) => string | null) {
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion,
     resources: KUBE_RESOURCES.filter(
-      (r) => (r.group ? `${r.group}/${r.version}` : r.version) === groupVersion,
+      (r) => served(r) !== null && (r.group ? `${r.group}/${served(r)}` : served(r)) === groupVersion,
     ).map((r) => ({
       name: r.plural,
       singularName: r.singular,
@@ -302,8 +399,8 @@ function resourceList(groupVersion: string) {
   };
 }
 
-function apiGroup(name: string) {
-  const gv = { groupVersion: `${name}/v1`, version: 'v1' };
+function apiGroup(name: string, version = 'v1') {
+  const gv = { groupVersion: `${name}/${version}`, version };
   return { name, versions: [gv], preferredVersion: gv };
 }
 
@@ -408,13 +505,25 @@ export async function startKubeApiServer(
   const requests: KubeRequest[] = [];
   let current: Partial<RawInputs> = data;
   let resourceVersion = 1000;
+  const podLogs = opts.podLogs ?? caLogOfDump(data);
+  const crdVersions = opts.crdVersions ?? {};
+  /** The version a resource is served at; null: its CRD is not installed. */
+  const served = (r: ResourceDef): string | null =>
+    r.crd ? (Object.hasOwn(crdVersions, r.key) ? (crdVersions[r.key as keyof typeof crdVersions] ?? null) : r.version) : r.version;
+  const groups = new Map<string, string>();
+  for (const r of KUBE_RESOURCES) {
+    const v = served(r);
+    if (r.group !== '' && v !== null && !groups.has(r.group)) groups.set(r.group, v);
+  }
   const timers = new Set<NodeJS.Timeout>();
 
   const matches = (m: string, path: string, def?: ResourceDef) =>
     m === '*' ||
     (m.startsWith('/')
       ? path.startsWith(m)
-      : !!def && (m === def.plural || m === `${def.plural}.${def.group}`));
+      : m.startsWith('pods/')
+        ? podSubresource(path)?.kind === m.slice('pods/'.length)
+        : !!def && (m === def.plural || m === `${def.plural}.${def.group}`));
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -448,7 +557,8 @@ export async function startKubeApiServer(
       } else go();
     };
 
-    const route = resolve(path);
+    const route = resolve(path, served);
+    let hostileToken: 'repeat-continue' | 'endless-continue' | undefined;
 
     if (req.headers.authorization !== `Bearer ${token}`)
       return send(401, status(401, 'Unauthorized', 'Unauthorized'));
@@ -464,6 +574,17 @@ export async function startKubeApiServer(
         status(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`),
       );
     }
+
+    for (const h of opts.hostile ?? []) {
+      if (!matches(h.match, path, route?.def)) continue;
+      if (h.mode === 'repeat-continue' || h.mode === 'endless-continue') {
+        hostileToken = h.mode;
+        break;
+      }
+      return misbehave(h);
+    }
+    const sub = podSubresource(path);
+    if (sub) return servePodSubresource(sub);
 
     if (path === '/version') {
       return send(200, {
@@ -486,13 +607,17 @@ export async function startKubeApiServer(
       });
     }
     if (path === '/apis')
-      return send(200, { kind: 'APIGroupList', apiVersion: 'v1', groups: GROUPS.map(apiGroup) });
-    if (path === '/api/v1') return send(200, resourceList('v1'));
-    const g = /^\/apis\/([^/]+)(?:\/(v1))?$/.exec(path);
-    if (g && GROUPS.includes(g[1])) {
+      return send(200, {
+        kind: 'APIGroupList',
+        apiVersion: 'v1',
+        groups: [...groups].map(([name, version]) => apiGroup(name, version)),
+      });
+    if (path === '/api/v1') return send(200, resourceList('v1', served));
+    const g = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+    if (g && groups.has(g[1]) && (g[2] === undefined || g[2] === groups.get(g[1]))) {
       return g[2]
-        ? send(200, resourceList(`${g[1]}/v1`))
-        : send(200, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g[1]) });
+        ? send(200, resourceList(`${g[1]}/${g[2]}`, served))
+        : send(200, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g[1], groups.get(g[1])) });
     }
     if (!route)
       return send(404, status(404, 'NotFound', 'the server could not find the requested resource', {}));
@@ -505,7 +630,7 @@ export async function startKubeApiServer(
         const kb = `${b.metadata.namespace ?? ''}/${b.metadata.name}`;
         return ka < kb ? -1 : ka > kb ? 1 : 0;
       });
-    const apiVersion = def.group ? `${def.group}/${def.version}` : def.version;
+    const apiVersion = def.group ? `${def.group}/${served(def)}` : def.version;
 
     if (name !== undefined) {
       const obj = all.find((o) => o.metadata.name === name);
@@ -556,6 +681,13 @@ export async function startKubeApiServer(
     const page = items.slice(start, start + limit);
     const next = start + page.length;
     const metadata: Record<string, unknown> = { resourceVersion: String(resourceVersion) };
+    if (hostileToken) {
+      // a server that never ends the list: the same token again, or a new one every time
+      const n = hostileToken === 'repeat-continue' ? 1 : Number(query.continue ? JSON.parse(Buffer.from(query.continue, 'base64').toString('utf8')).n ?? 0 : 0) + 1;
+      metadata.continue = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: resourceVersion, start: 0, n })).toString('base64');
+      const stripped = items.slice(0, limit).map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
+      return send(200, { kind: `${def.kind}List`, apiVersion, metadata, items: stripped });
+    }
     if (next < items.length) {
       metadata.continue = Buffer.from(
         JSON.stringify({ v: 'meta.k8s.io/v1', rv: resourceVersion, start: next }),
@@ -566,10 +698,119 @@ export async function startKubeApiServer(
     const stripped = page.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
     return send(200, { kind: `${def.kind}List`, apiVersion, metadata, items: stripped });
 
+    function misbehave(h: KubeHostile) {
+      const interval = h.intervalMs ?? 200;
+      const stopped = () => res.destroyed || res.writableEnded;
+      if (h.mode === 'trickle') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        const t = setInterval(() => {
+          if (stopped()) {
+            clearInterval(t);
+            timers.delete(t);
+          } else res.write(' ');
+        }, interval);
+        timers.add(t);
+        return;
+      }
+      if (h.mode === 'endless-body') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[');
+        const item = Buffer.from(`${JSON.stringify({ metadata: { name: 'p'.repeat(200), namespace: 'default' } })},`.repeat(256));
+        const pump = () => {
+          while (!stopped() && res.write(item));
+          if (!stopped()) res.once('drain', pump);
+        };
+        pump();
+        return;
+      }
+      // gzip-bomb: a small compressed stream of whitespace that inflates to `bytes`
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      const gz = createGzip({ level: zlibConstants.Z_BEST_COMPRESSION });
+      gz.pipe(res);
+      res.on('close', () => gz.destroy());
+      let left = h.bytes ?? 1024 ** 3;
+      const chunk = Buffer.alloc(1024 * 1024, ' ');
+      const pump = () => {
+        while (left > 0 && !gz.destroyed) {
+          const c = left >= chunk.length ? chunk : chunk.subarray(0, left);
+          left -= c.length;
+          if (!gz.write(c)) return void gz.once('drain', pump);
+        }
+        if (!gz.destroyed) gz.end();
+      };
+      pump();
+    }
+
+    function servePodSubresource(sub: PodSubresource) {
+      const pods = (current.pods as KubeObject[] | undefined) ?? [];
+      const pod = pods.find((p) => p.metadata.namespace === sub.namespace && p.metadata.name === sub.pod);
+      if (!pod) {
+        return send(
+          404,
+          status(404, 'NotFound', `pods "${sub.pod}" not found`, { name: sub.pod, kind: 'pods' }),
+        );
+      }
+      const text = (code: number, body: string, delayMs = 0) => {
+        const go = () => {
+          if (res.destroyed) return;
+          const payload = Buffer.from(body);
+          res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(payload.length) }).end(payload);
+        };
+        if (delayMs <= 0) return go();
+        const t = setTimeout(() => {
+          timers.delete(t);
+          go();
+        }, delayMs);
+        timers.add(t);
+      };
+      if (sub.kind === 'proxy') {
+        const key = `${sub.namespace}/${sub.pod}:${sub.port}${sub.rest}`;
+        const answer = opts.podProxy?.[key];
+        if (answer !== undefined) {
+          return typeof answer === 'string' ? text(200, answer) : text(answer.status, answer.body, answer.delayMs);
+        }
+        if (sub.port === '8085' && sub.rest === '/metrics') return text(200, DEFAULT_CA_METRICS);
+        return text(404, '404 page not found\n');
+      }
+      const containers = ((pod.spec as { containers?: Array<{ name: string }> } | undefined)?.containers ?? []).map((c) => c.name);
+      const container = query.container ?? (containers.length === 1 ? containers[0] : undefined);
+      if (!container) {
+        return send(400, status(400, 'BadRequest', `a container name must be specified for pod ${sub.pod}, choose one of: [${containers.join(' ')}]`));
+      }
+      if (!containers.includes(container)) {
+        return send(400, status(400, 'BadRequest', `container ${container} is not valid for pod ${sub.pod}`));
+      }
+      const previous = query.previous === 'true';
+      const key = `${sub.namespace}/${sub.pod}/${container}${previous ? '/previous' : ''}`;
+      let log = podLogs[key];
+      if (log === undefined && previous) {
+        return send(400, status(400, 'BadRequest', `previous terminated container "${container}" in pod "${sub.pod}" not found`));
+      }
+      log ??= '';
+      const limitBytes = Number(query.limitBytes);
+      // kube-apiserver: limitBytes cuts the stream after that many bytes, mid-line if need be
+      if (limitBytes > 0) log = Buffer.from(log).subarray(0, limitBytes).toString('utf8');
+      return text(200, log);
+    }
+
     function sendFault(f: KubeFault, d?: ResourceDef, ns?: string, objName?: string) {
       const verb = objName !== undefined ? 'get' : 'list';
       const retry: Record<string, string> =
         f.retryAfterSeconds !== undefined ? { 'Retry-After': String(f.retryAfterSeconds) } : {};
+      const sub = podSubresource(path);
+      if (sub && f.status === 403) {
+        // RBAC's message for a subresource: resource "pods/log" (or "pods/proxy") in API group ""
+        return send(
+          403,
+          status(
+            403,
+            'Forbidden',
+            f.message ??
+              `pods "${sub.pod}" is forbidden: User "${user}" cannot get resource "pods/${sub.kind}" in API group "" in the namespace "${sub.namespace}"`,
+            { name: sub.pod, kind: 'pods' },
+          ),
+        );
+      }
       switch (f.status) {
         case 401:
           return send(401, status(401, 'Unauthorized', f.message ?? 'Unauthorized'));
@@ -691,21 +932,45 @@ function groupOf(d: ResourceDef) {
   return { group: d.group };
 }
 
+interface PodSubresource {
+  kind: 'log' | 'proxy';
+  namespace: string;
+  pod: string;
+  port?: string;
+  /** The path after /proxy (proxy only), e.g. "/metrics". */
+  rest?: string;
+}
+
+/** /api/v1/namespaces/<ns>/pods/<name>/log and /api/v1/namespaces/<ns>/pods/<name>[:<port>]/proxy[/<path>]. */
+function podSubresource(path: string): PodSubresource | undefined {
+  const log = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/:]+)\/log$/.exec(path);
+  if (log) return { kind: 'log', namespace: decodeURIComponent(log[1]), pod: decodeURIComponent(log[2]) };
+  const proxy = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/:]+)(?::(\d+))?\/proxy(\/.*)?$/.exec(path);
+  if (!proxy) return undefined;
+  return {
+    kind: 'proxy',
+    namespace: decodeURIComponent(proxy[1]),
+    pod: decodeURIComponent(proxy[2]),
+    port: proxy[3] ?? '80',
+    rest: proxy[4] ?? '/',
+  };
+}
+
 interface Route {
   def: ResourceDef;
   namespace?: string;
   name?: string;
 }
 
-/** /api/v1[/namespaces/<ns>]/<plural>[/<name>] and /apis/<group>/<version>/... */
-function resolve(path: string): Route | undefined {
-  const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/(v1))(?:\/namespaces\/([^/]+))?\/([^/]+)(?:\/([^/]+))?$/.exec(
+/** /api/v1[/namespaces/<ns>]/<plural>[/<name>] and /apis/<group>/<version>/..., at the version the server serves. */
+function resolve(path: string, served: (r: ResourceDef) => string | null): Route | undefined {
+  const m = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?\/([^/]+)(?:\/([^/]+))?$/.exec(
     path,
   );
   if (!m) return undefined;
   const group = m[2] ?? '';
   const def = KUBE_RESOURCES.find((r) => r.group === group && r.plural === m[5]);
-  if (!def) return undefined;
+  if (!def || (m[1] ?? m[3]) !== served(def)) return undefined;
   if (m[4] !== undefined && !def.namespaced) return undefined;
   return {
     def,

@@ -3,6 +3,7 @@ import type { Severity, Subject } from '../../model/findings.js';
 import type { Node, Pod } from '../../model/k8s.js';
 import type { NodeGroup } from '../../model/node-group.js';
 import type { NodeInfo } from '../../model/scheduling.js';
+import { shellCommand } from '../../model/shell.js';
 import type { Analysis } from '../../simulate/analysis.js';
 import {
   auditedGroups,
@@ -13,6 +14,7 @@ import {
   workloadName,
 } from '../../simulate/asg-audit.js';
 import type { ScratchTemplate } from '../../simulate/template-node.js';
+import { awsStructureArg } from './support.js';
 
 export { groupSubject, listNames, tagCommand } from './support.js';
 
@@ -26,7 +28,8 @@ export function caSubject(a: Analysis): Subject {
 }
 
 export function deleteTagCommand(asg: string, key: string): string {
-  return `aws autoscaling delete-tags --tags ResourceId=${asg},ResourceType=auto-scaling-group,Key=${key}`;
+  const tag = { ResourceId: asg, ResourceType: 'auto-scaling-group', Key: key };
+  return shellCommand(['aws', 'autoscaling', 'delete-tags', '--tags', awsStructureArg(tag, true)]);
 }
 
 /** error when CA uses the scratch template now, warning when the group can reach zero, info otherwise. */

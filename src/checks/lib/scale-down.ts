@@ -10,6 +10,7 @@ import {
   type NodeScaleDown,
   simulatedMoveOf,
 } from '../../simulate/scale-down.js';
+import { orderedMap, quoted, yamlSnippet } from './snippets.js';
 
 export function nodeSubject(node: Node): Subject {
   return { kind: 'Node', name: node.metadata.name ?? '' };
@@ -91,19 +92,13 @@ export function workloadOf(a: Analysis, pod: Pod): Workload | undefined {
 export function pdbManifest(w: Workload): string {
   const labels = Object.entries(w.matchLabels)
     .sort(([x], [y]) => (x < y ? -1 : 1))
-    .map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`);
-  return [
-    'apiVersion: policy/v1',
-    'kind: PodDisruptionBudget',
-    'metadata:',
-    `  name: ${w.name}`,
-    `  namespace: ${w.namespace}`,
-    'spec:',
-    '  maxUnavailable: 1',
-    '  selector:',
-    '    matchLabels:',
-    ...labels,
-  ].join('\n');
+    .map(([k, v]): [string, unknown] => [k, quoted(v)]);
+  return yamlSnippet({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: w.name, namespace: w.namespace },
+    spec: { maxUnavailable: 1, selector: { matchLabels: orderedMap(labels) } },
+  });
 }
 
 /** Where an annotation has to go so it survives the next rollout. */

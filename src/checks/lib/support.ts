@@ -3,6 +3,7 @@ import type { Subject } from '../../model/findings.js';
 import type { Pod } from '../../model/k8s.js';
 import type { NodeGroup } from '../../model/node-group.js';
 import type { FilterStatus } from '../../model/scheduling.js';
+import { shellCommand } from '../../model/shell.js';
 import type { Analysis } from '../../simulate/analysis.js';
 import { analyzePods, type GroupEvaluation, type PodAnalysis } from '../../simulate/why-pending.js';
 
@@ -19,7 +20,22 @@ export function groupSubject(g: NodeGroup): Subject {
 }
 
 export function tagCommand(asg: string, key: string, value: string): string {
-  return `aws autoscaling create-or-update-tags --tags ResourceId=${asg},ResourceType=auto-scaling-group,Key=${key},Value=${value},PropagateAtLaunch=false`;
+  const tag = { ResourceId: asg, ResourceType: 'auto-scaling-group', Key: key, Value: value, PropagateAtLaunch: false };
+  return shellCommand(['aws', 'autoscaling', 'create-or-update-tags', '--tags', awsStructureArg(tag, true)]);
+}
+
+// Values the aws CLI's shorthand syntax (Key=Value,Key=Value) takes literally, and `<placeholders>` for the user to
+// fill in; anything else goes as JSON (aws-cli awscli/shorthand.py: `,` `=` quotes and brackets are syntax).
+const SHORTHAND_VALUE = /^(?:[A-Za-z0-9_@%+:./$-]|<[A-Za-z0-9 ]+>)*$/;
+
+/**
+ * One structure as an aws CLI argument: shorthand (`A=x,B=y`) when every value is plain, else JSON, which the aws CLI
+ * parses unambiguously (a `,` or `=` in a shorthand value would split it). `list` wraps the JSON form in [ ].
+ */
+export function awsStructureArg(fields: Record<string, string | boolean | number>, list = false): string {
+  const plain = Object.values(fields).every((v) => typeof v !== 'string' || SHORTHAND_VALUE.test(v));
+  if (plain) return Object.entries(fields).map(([k, v]) => `${k}=${String(v)}`).join(',');
+  return JSON.stringify(list ? [fields] : fields);
 }
 
 /** why-pending's per-pod analyses for the pods in scope. */

@@ -3874,6 +3874,11 @@ const files = {
   'asgs.json': awsJson({ AutoScalingGroups: autoScalingGroups }),
   'launch-template-versions.json': awsJson({ LaunchTemplateVersions: launchTemplateVersions }),
   'scaling-activities.json': awsJson({ Activities: activities }),
+  // CA's CRDs are installed (the chart's ProvisioningRequest and CapacityBuffer CRDs) but hold no objects: what
+  // `kubectl get --raw` returns for an empty collection (kubectl get -o json would say "List" and lose the kind)
+  'provisioningrequests.json': kubectlJson({ apiVersion: 'autoscaling.x-k8s.io/v1', items: [], kind: 'ProvisioningRequestList', metadata: { resourceVersion: '48213207' } }),
+  'capacitybuffers.json': kubectlJson({ apiVersion: 'autoscaling.x-k8s.io/v1beta1', items: [], kind: 'CapacityBufferList', metadata: { resourceVersion: '48213207' } }),
+  'podtemplates.json': kubectlJson({ apiVersion: 'v1', items: [], kind: 'PodTemplateList', metadata: { resourceVersion: '48213207' } }),
 };
 mkdirSync(outDir, { recursive: true });
 for (const [name, body] of Object.entries(files)) writeFileSync(join(outDir, name), body);

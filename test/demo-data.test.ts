@@ -35,9 +35,16 @@ const AWS_FILES: Record<string, string> = {
   'launch-template-versions.json': 'LaunchTemplateVersions',
   'scaling-activities.json': 'Activities',
 };
+/** CA's CRDs, installed and empty, as the API server lists them (kubectl get --raw). */
+const CRD_LISTS: Record<string, [string, string]> = {
+  'provisioningrequests.json': ['autoscaling.x-k8s.io/v1', 'ProvisioningRequestList'],
+  'capacitybuffers.json': ['autoscaling.x-k8s.io/v1beta1', 'CapacityBufferList'],
+  'podtemplates.json': ['v1', 'PodTemplateList'],
+};
 const ALL_JSON = [
   ...Object.keys(KUBE_LISTS),
   ...Object.keys(AWS_FILES),
+  ...Object.keys(CRD_LISTS),
   'configmaps-kube-system.json',
 ].sort();
 const DISCOVERY_TAGS = ['k8s.io/cluster-autoscaler/enabled', 'k8s.io/cluster-autoscaler/demo'];
@@ -103,6 +110,22 @@ describe('the bundled demo dump (examples/demo)', () => {
         true,
       );
       expect(text(file).endsWith('}\n'), file).toBe(true);
+    }
+  });
+
+  it("holds CA's CRDs as the empty typed lists the API server returns", () => {
+    for (const [file, [apiVersion, kind]] of Object.entries(CRD_LISTS)) {
+      expect(json(file), file).toEqual({ apiVersion, items: [], kind, metadata: { resourceVersion: '48213207' } });
+    }
+  });
+
+  it("holds CA's log, reproduced byte for byte by scripts/gen-demo-ca-log.mjs", () => {
+    const out = mkdtempSync(join(tmpdir(), 'casdoctor-demo-log-'));
+    try {
+      execFileSync(process.execPath, [join(root, 'scripts', 'gen-demo-ca-log.mjs'), join(out, 'ca.log')], { stdio: 'pipe' });
+      expect(readFileSync(join(out, 'ca.log'), 'utf8') === text('cluster-autoscaler.log')).toBe(true);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 

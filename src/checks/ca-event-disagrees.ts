@@ -1,4 +1,5 @@
 import { formatDurationShort } from '../model/duration.js';
+import { shellCommand } from '../model/shell.js';
 import { normalizeSchedulerReason } from '../simulate/scheduler.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
@@ -82,7 +83,7 @@ export default defineCheck({
             { source: 'CA event', observed: ev.message },
             { source: 'casdoctor', observed: p.report.summary },
           ],
-          remediation: `${why.join(' ')} Watch for the next CA event: kubectl get events -n ${p.report.namespace} --field-selector involvedObject.name=${p.report.name}`,
+          remediation: `${why.join(' ')} Watch for the next CA event: ${shellCommand(['kubectl', 'get', 'events', '-n', p.report.namespace, '--field-selector', `involvedObject.name=${p.report.name}`])}`,
         });
         continue;
       }

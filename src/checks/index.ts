@@ -5,11 +5,21 @@ import asgMultiAzZonalVolumes from './asg-multi-az-zonal-volumes.js';
 import asgNotDiscovered from './asg-not-discovered.js';
 import asgProcessSuspended from './asg-process-suspended.js';
 import asgScalingActivityFailed from './asg-scaling-activity-failed.js';
+import balanceSimilarGroupsDiffer from './balance-similar-groups-differ.js';
 import caConfigInvalid from './ca-config-invalid.js';
 import caDeploymentNotFound from './ca-deployment-not-found.js';
 import caEventDisagrees from './ca-event-disagrees.js';
+import caGracefulDegradation from './ca-graceful-degradation.js';
+import caLogDisagrees from './ca-log-disagrees.js';
+import caLoopFailing from './ca-loop-failing.js';
+import caLoopStalled from './ca-loop-stalled.js';
+import caPodUnhealthy from './ca-pod-unhealthy.js';
+import caPriorityConfigmapInvalid from './ca-priority-configmap-invalid.js';
+import caProviderIdUnrecognized from './ca-provider-id-unrecognized.js';
 import caScaleDownDisabled from './ca-scale-down-disabled.js';
 import caStatusStale from './ca-status-stale.js';
+import caVersionSkew from './ca-version-skew.js';
+import capacityBufferNotProvisioning from './capacity-buffer-not-provisioning.js';
 import clusterMinimumResourcesReached from './cluster-minimum-resources-reached.js';
 import clusterScaleUpLimit from './cluster-scale-up-limit.js';
 import type { Check } from './define-check.js';
@@ -38,6 +48,7 @@ import nodesFlagAsgMismatch from './nodes-flag-asg-mismatch.js';
 import pdbAllowsNoDisruption from './pdb-allows-no-disruption.js';
 import pdbBlocksScaleDown from './pdb-blocks-scale-down.js';
 import pdbMatchesNothing from './pdb-matches-nothing.js';
+import podConsumesProvisioningRequest from './pod-consumes-provisioning-request.js';
 import podControllerNotFound from './pod-controller-not-found.js';
 import podFitsExistingNode from './pod-fits-existing-node.js';
 import podIgnoredByCa from './pod-ignored-by-ca.js';
@@ -52,10 +63,13 @@ import podSchedulingConstraint from './pod-scheduling-constraint.js';
 import podUnmovableKubeSystem from './pod-unmovable-kube-system.js';
 import podUntoleratedTaint from './pod-untolerated-taint.js';
 import podVolumeZoneConflict from './pod-volume-zone-conflict.js';
+import priorityExpanderConfigInvalid from './priority-expander-config-invalid.js';
+import provisioningRequestNotProvisioned from './provisioning-request-not-provisioned.js';
 import scaleDownInCooldown from './scale-down-in-cooldown.js';
 import storageClassImmediateBinding from './storage-class-immediate-binding.js';
 import templateAllocatableOverstated from './template-allocatable-overstated.js';
 import templateCapacityMismatch from './template-capacity-mismatch.js';
+import templateDiffersFromCa from './template-differs-from-ca.js';
 import templateEphemeralStorageMissing from './template-ephemeral-storage-missing.js';
 import templateGpuMismatch from './template-gpu-mismatch.js';
 import templateInstanceTypeUnknown from './template-instance-type-unknown.js';
@@ -83,11 +97,21 @@ export const CHECKS: readonly Check[] = [
   asgNotDiscovered,
   asgProcessSuspended,
   asgScalingActivityFailed,
+  balanceSimilarGroupsDiffer,
   caConfigInvalid,
   caDeploymentNotFound,
   caEventDisagrees,
+  caGracefulDegradation,
+  caLogDisagrees,
+  caLoopFailing,
+  caLoopStalled,
+  caPodUnhealthy,
+  caPriorityConfigmapInvalid,
+  caProviderIdUnrecognized,
   caScaleDownDisabled,
   caStatusStale,
+  caVersionSkew,
+  capacityBufferNotProvisioning,
   clusterMinimumResourcesReached,
   clusterScaleUpLimit,
   discoveryClusterNameMismatch,
@@ -115,6 +139,7 @@ export const CHECKS: readonly Check[] = [
   pdbAllowsNoDisruption,
   pdbBlocksScaleDown,
   pdbMatchesNothing,
+  podConsumesProvisioningRequest,
   podControllerNotFound,
   podFitsExistingNode,
   podIgnoredByCa,
@@ -129,10 +154,13 @@ export const CHECKS: readonly Check[] = [
   podUnmovableKubeSystem,
   podUntoleratedTaint,
   podVolumeZoneConflict,
+  priorityExpanderConfigInvalid,
+  provisioningRequestNotProvisioned,
   scaleDownInCooldown,
   storageClassImmediateBinding,
   templateAllocatableOverstated,
   templateCapacityMismatch,
+  templateDiffersFromCa,
   templateEphemeralStorageMissing,
   templateGpuMismatch,
   templateInstanceTypeUnknown,

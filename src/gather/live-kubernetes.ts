@@ -7,9 +7,18 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject } from '../model/k8s.js';
+import type { Deployment, KubeObject } from '../model/k8s.js';
+import { shellCommand } from '../model/shell.js';
 import { type DataKind, emptyInputs, type Gap, type RawInputs } from '../model/snapshot.js';
-import { EnvironmentError, RequestTimeoutError } from './errors.js';
+import {
+  EnvironmentError,
+  LimitExceededError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+} from './errors.js';
+import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
+import { DEFAULT_CA_LOG_SINCE_SECONDS, gatherCaRecord } from './live-ca-record.js';
+import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
 
 export interface KubeGatherOptions {
   /** A kubeconfig file; replaces $KUBECONFIG like `kubectl --kubeconfig`. */
@@ -21,6 +30,12 @@ export interface KubeGatherOptions {
   /** Restricts events and PVCs to this namespace. Pods stay cluster-wide (node usage needs every pod). */
   namespace?: string;
   onProgress?: (msg: string) => void;
+  /** Window of CA's log to read (`sinceSeconds`); default one hour. */
+  caLogSinceSeconds?: number;
+  /** Read CA's log and its /metrics and /snapshotz through the pod proxy (default true). */
+  readCaRecord?: boolean;
+  /** Test hook: smaller bounds (see live-limits.ts for the defaults and why). */
+  limits?: Partial<LiveLimits>;
 }
 
 interface ResourceSpec {
@@ -35,6 +50,11 @@ interface ResourceSpec {
   /** Without it nothing can be analysed: a timeout is an environment error, not a gap. */
   essential?: boolean;
   fieldSelector?: string;
+  /**
+   * A custom resource: API versions to try in order when one answers 404 (served versions change across CA releases);
+   * a 404 for every one means the CRD is not installed, so there are none (provided, empty), never a gap.
+   */
+  crdVersions?: readonly string[];
 }
 
 /** The CA status ConfigMap; the only ConfigMap ever read (CA: --status-config-map-name default). */
@@ -151,7 +171,37 @@ const RESOURCES: readonly ResourceSpec[] = [
     namespaced: true,
     fieldSelector: `metadata.name=${CA_STATUS_CONFIGMAP}`,
   },
+  // CA's own resources (CA: apis/provisioningrequest, apis/capacitybuffer) and the PodTemplates they reference
+  {
+    key: 'provisioningRequests',
+    plural: 'provisioningrequests',
+    group: 'autoscaling.x-k8s.io',
+    version: 'v1',
+    kind: 'ProvisioningRequest',
+    namespaced: true,
+    crdVersions: ['v1', 'v1beta1'],
+  },
+  {
+    key: 'podTemplates',
+    plural: 'podtemplates',
+    group: '',
+    version: 'v1',
+    kind: 'PodTemplate',
+    namespaced: true,
+  },
+  {
+    key: 'capacityBuffers',
+    plural: 'capacitybuffers',
+    group: 'autoscaling.x-k8s.io',
+    version: 'v1beta1',
+    kind: 'CapacityBuffer',
+    namespaced: true,
+    crdVersions: ['v1beta1', 'v1alpha1'],
+  },
 ];
+
+/** CA's priority-expander ConfigMap (CA: expander/priority/priority.go), fetched by name in CA's --namespace. */
+export const CA_PRIORITY_CONFIGMAP = 'cluster-autoscaler-priority-expander';
 
 const PAGE_LIMIT = 500; // kubectl's default --chunk-size
 const MAX_THROTTLE_RETRIES = 3;
@@ -218,12 +268,10 @@ export async function loadKubeConfig(opts: {
       try {
         part.loadFromFile(file);
       } catch (e) {
+        // never e.message: js-yaml's quotes the file around the error (tokens, client-key-data)
         throw new EnvironmentError(
-          `kubeconfig ${file} is not valid: ${(e as Error).message}`,
-          `kubectl config view --kubeconfig ${file}`,
-          {
-            cause: e,
-          },
+          `kubeconfig ${file} is not valid: ${kubeconfigProblem(e)}`,
+          shellCommand(['kubectl', 'config', 'view', '--kubeconfig', file]),
         );
       }
       // kubectl: the first file that sets a value wins, for current-context and for each named entry
@@ -272,53 +320,140 @@ export async function loadKubeConfig(opts: {
   return { kc, context, server: cluster.server, files };
 }
 
-interface Target {
+/** What is wrong with a kubeconfig file, in words that never quote it. */
+function kubeconfigProblem(e: unknown): string {
+  const err = e as Error & { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (err?.name === 'YAMLException') {
+    const reason = typeof err.reason === 'string' && /^[\w ,'()-]{1,120}$/.test(err.reason) ? err.reason : 'syntax error';
+    const line = typeof err.mark?.line === 'number' ? err.mark.line + 1 : undefined;
+    const column = typeof err.mark?.column === 'number' ? err.mark.column + 1 : undefined;
+    return `YAML ${reason}${line ? ` at line ${line}${column ? `, column ${column}` : ''}` : ''}`;
+  }
+  // client-node's structural checks name a path, never a value: "clusters[0].cluster.server is missing"
+  const m = /^(?:clusters|users|contexts)\[\d+\](?:\.[\w-]+)* is missing$/.exec(err?.message ?? '');
+  if (m) return m[0];
+  const code = (err as { code?: unknown })?.code;
+  if (code === 'EACCES' || code === 'EISDIR' || code === 'ENOENT')
+    return `cannot read it (${String(code)})`;
+  return 'not a kubeconfig casdoctor can read';
+}
+
+/**
+ * client-node's legacy gcp and azure auth-providers run `cmd-path` + `cmd-args` through a shell (gcp_auth.js execSync);
+ * kubectl 1.26+ removed them. Refuse before any credential code runs.
+ */
+export function refuseLegacyAuthProvider(kc: KubeConfig, context: string): void {
+  const provider = kc.getCurrentUser()?.authProvider as { name?: unknown } | undefined;
+  const name = typeof provider?.name === 'string' ? provider.name : undefined;
+  if (name !== 'gcp' && name !== 'azure') return;
+  throw new EnvironmentError(
+    `context "${context}" authenticates with the legacy "${name}" auth-provider, which kubectl 1.26+ no longer supports and which runs its cmd-path through a shell; casdoctor refuses it`,
+    name === 'gcp'
+      ? 'install gke-gcloud-auth-plugin and run gcloud container clusters get-credentials <cluster> to write an exec credential plugin'
+      : 'convert the kubeconfig to an exec credential plugin: kubelogin convert-kubeconfig',
+  );
+}
+
+export interface Target {
   server: string;
   context: string;
   agent: http.Agent;
   headers: Record<string, string>;
   timeoutMs: number;
   authHint: string;
+  limits: LiveLimits;
 }
 
-interface HttpResult {
+export interface HttpResult {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body stopped at the byte cap (only with overflow 'truncate'). */
+  truncated: boolean;
 }
 
-/** One GET; the timeout covers connect to last byte and its error names the server. */
-function httpGet(target: Target, pathAndQuery: string, call: string): Promise<HttpResult> {
+export interface GetOptions {
+  /** Cap on the decoded body; default: limits.maxResponseBytes. */
+  maxBytes?: number;
+  /** 'error' (default) rejects with ResponseTooLargeError; 'truncate' keeps the first maxBytes and marks the result. */
+  overflow?: 'error' | 'truncate';
+  /** Default: the target's request timeout. */
+  timeoutMs?: number;
+  accept?: string;
+}
+
+/** A body the server sent but casdoctor could not decode (a broken gzip stream). */
+class UndecodableResponseError extends Error {
+  override name = 'UndecodableResponseError';
+}
+
+/** One GET; the timeout covers connect to last byte and its error names the server; the decoded body is capped. */
+export function httpGet(
+  target: Target,
+  pathAndQuery: string,
+  call: string,
+  o: GetOptions = {},
+): Promise<HttpResult> {
   const url = new URL(target.server + pathAndQuery);
   const mod = url.protocol === 'http:' ? http : https;
+  const maxBytes = o.maxBytes ?? target.limits.maxResponseBytes;
+  const timeoutMs = o.timeoutMs ?? target.timeoutMs;
+  const headers = o.accept ? { ...target.headers, Accept: o.accept } : target.headers;
   return new Promise((resolve, reject) => {
-    let timedOut: RequestTimeoutError | undefined;
-    const fail = (e: Error) => {
+    let settled = false;
+    const settle = (f: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      reject(timedOut ?? e);
+      f();
     };
-    const req = mod.request(url, { method: 'GET', agent: target.agent, headers: target.headers }, (res) => {
-      const stream = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+    const fail = (e: Error) => settle(() => reject(e));
+    const req = mod.request(url, { method: 'GET', agent: target.agent, headers }, (res) => {
+      const gunzip = res.headers['content-encoding'] === 'gzip' ? createGunzip() : undefined;
+      const stream = gunzip ? res.pipe(gunzip) : res;
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        clearTimeout(timer);
-        if (timedOut) reject(timedOut);
-        else
+      let size = 0;
+      let truncated = false;
+      const finish = () =>
+        settle(() =>
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
             body: Buffer.concat(chunks).toString('utf8'),
-          });
+            truncated,
+          }),
+        );
+      // Stop reading (and inflating) at the cap: a 600 KB gzip bomb inflates to gigabytes.
+      const stop = () => {
+        gunzip?.destroy();
+        req.destroy();
+      };
+      stream.on('data', (c: Buffer) => {
+        if (settled) return;
+        if (size + c.length > maxBytes) {
+          if (o.overflow === 'truncate') {
+            chunks.push(c.subarray(0, maxBytes - size));
+            size = maxBytes;
+            truncated = true;
+            finish();
+          } else fail(new ResponseTooLargeError(target.server, call, maxBytes));
+          stop();
+          return;
+        }
+        chunks.push(c);
+        size += c.length;
       });
-      stream.on('error', fail);
+      stream.on('end', finish);
+      gunzip?.on('error', (e) =>
+        fail(new UndecodableResponseError(`the gzip-encoded response could not be decoded (${e.message})`)),
+      );
       res.on('error', fail);
       res.on('aborted', () => fail(new Error('response aborted')));
     });
     const timer = setTimeout(() => {
-      timedOut = new RequestTimeoutError(target.server, call, target.timeoutMs);
-      req.destroy(timedOut);
-    }, target.timeoutMs);
+      fail(new RequestTimeoutError(target.server, call, timeoutMs));
+      req.destroy();
+    }, timeoutMs);
     req.on('error', fail);
     req.end();
   });
@@ -340,12 +475,21 @@ interface StatusBody {
   reason?: string;
 }
 
-function statusOf(res: HttpResult): StatusBody {
+const MAX_STATUS_TEXT = 500;
+
+/** The Status of an error response, its message and reason bounded (a hostile server may send megabytes). */
+export function statusOf(res: HttpResult): StatusBody {
+  const bound = (v: unknown) =>
+    typeof v === 'string'
+      ? v.length > MAX_STATUS_TEXT
+        ? `${v.slice(0, MAX_STATUS_TEXT)}… (${v.length - MAX_STATUS_TEXT} more characters)`
+        : v
+      : undefined;
   try {
     const s = JSON.parse(res.body) as StatusBody;
-    return typeof s === 'object' && s !== null ? s : {};
+    return typeof s === 'object' && s !== null ? { message: bound(s.message), reason: bound(s.reason) } : {};
   } catch {
-    return { message: res.body.slice(0, 200) };
+    return { message: bound(res.body.trim()) || undefined };
   }
 }
 
@@ -361,7 +505,7 @@ function unreachable(target: Target, e: Error): EnvironmentError {
   const code = (e as NodeJS.ErrnoException).code;
   return new EnvironmentError(
     `cannot reach the Kubernetes API server ${target.server} (context "${target.context}"): ${code && !e.message.includes(code) ? `${code} ` : ''}${e.message}`,
-    `kubectl cluster-info --context ${target.context}`,
+    shellCommand(['kubectl', 'cluster-info', '--context', target.context]),
     { cause: e },
   );
 }
@@ -369,13 +513,25 @@ function unreachable(target: Target, e: Error): EnvironmentError {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** GET with client-go's rule: retry 429 and 5xx that carry Retry-After, a few times. Network errors are fatal. */
-async function getWithRetry(target: Target, pathAndQuery: string, call: string): Promise<HttpResult> {
+export async function getWithRetry(
+  target: Target,
+  pathAndQuery: string,
+  call: string,
+  o: GetOptions = {},
+): Promise<HttpResult> {
   for (let attempt = 0; ; attempt++) {
     let res: HttpResult;
     try {
-      res = await httpGet(target, pathAndQuery, call);
+      res = await httpGet(target, pathAndQuery, call, o);
     } catch (e) {
       if (e instanceof RequestTimeoutError) throw e;
+      if (e instanceof ResponseTooLargeError) throw tooLarge(target, e);
+      if (e instanceof UndecodableResponseError) {
+        throw new EnvironmentError(
+          `the Kubernetes API server ${target.server} answered ${call} with a body casdoctor cannot read: ${e.message}`,
+          `${shellCommand(['kubectl', 'get', '--raw', pathAndQuery, '--context', target.context])} shows what the server sends`,
+        );
+      }
       throw unreachable(target, e as Error);
     }
     const retryAfter = res.headers['retry-after'];
@@ -391,6 +547,15 @@ async function getWithRetry(target: Target, pathAndQuery: string, call: string):
   }
 }
 
+function tooLarge(target: Target, e: ResponseTooLargeError): LimitExceededError {
+  const limit = `${formatBytes(e.maxBytes)} per response`;
+  return new LimitExceededError(
+    `the Kubernetes API server ${target.server} sent more than ${formatBytes(e.maxBytes)} (decoded) for one response to ${e.call}; casdoctor reads at most ${limit}`,
+    `${shellCommand(['kubectl', 'get', '--raw', e.call.replace(/^GET /, ''), '--context', target.context])} | wc -c shows the size; a proxy or server that sends this much is misbehaving`,
+    limit,
+  );
+}
+
 type ListOutcome = { items: KubeObject[] } | { gap: Gap };
 
 /** Lists one resource type across pages; a 410 Expired continue token restarts the list once. */
@@ -404,7 +569,9 @@ async function listAll(
   const scope = namespace ? `namespace ${namespace}` : 'cluster scope';
   const call = `GET ${basePath(spec, namespace)}`;
   let restarts = 0;
+  let pages = 0; // across a restart: the budget bounds the requests, not one pass
   restart: for (;;) {
+    const seen = new Set<string>(); // a restarted list may see the same tokens again
     const items: KubeObject[] = [];
     let cont: string | undefined;
     do {
@@ -428,7 +595,7 @@ async function listAll(
         if (e instanceof RequestTimeoutError) {
           throw new EnvironmentError(
             `listing ${name}: ${e.message}`,
-            `kubectl cluster-info --context ${target.context}; or allow more time with --request-timeout`,
+            `${shellCommand(['kubectl', 'cluster-info', '--context', target.context])}; or allow more time with --request-timeout`,
             {
               cause: e,
             },
@@ -455,7 +622,11 @@ async function listAll(
         for (const item of list.items ?? [])
           items.push({ apiVersion, kind: spec.kind, ...item } as KubeObject);
         cont = list.metadata?.continue || undefined;
-        if (cont) progress(`listing ${name}… ${items.length}`);
+        pages++;
+        if (cont) {
+          checkNextPage(target, call, name, cont, seen, pages);
+          progress(`listing ${name}… ${items.length}`);
+        }
         continue;
       }
       if (res.status === 401) throw unauthorized(target, res);
@@ -470,12 +641,44 @@ async function listAll(
   }
 }
 
+/** Stops a list whose server repeats a continue token or never stops paging. */
+function checkNextPage(
+  target: Target,
+  call: string,
+  name: string,
+  token: string,
+  seen: Set<string>,
+  pages: number,
+): void {
+  const hint = `${shellCommand(['kubectl', 'get', name, '-A', '--chunk-size=500', '--context', target.context, '-o', 'name'])} | wc -l shows whether the server ever stops`;
+  if (seen.has(token)) {
+    throw new LimitExceededError(
+      `the Kubernetes API server ${target.server} sent a continue token it had sent before while listing ${name} (${call}, page ${pages + 1}); casdoctor stops instead of paging forever`,
+      hint,
+      'repeated continue token',
+    );
+  }
+  if (pages >= target.limits.maxListPages) {
+    throw new LimitExceededError(
+      `the Kubernetes API server ${target.server} was still paging after ${pages} pages of ${name} (${call}); casdoctor reads at most ${target.limits.maxListPages} pages per list`,
+      hint,
+      `${target.limits.maxListPages} pages per list`,
+    );
+  }
+  seen.add(token);
+}
+
 function gapFromStatus(name: string, scope: string, res: HttpResult): Gap {
   const s = statusOf(res);
   const what = `list ${name} (${scope})`;
   switch (res.status) {
     case 403:
-      return { resource: name, scope, reason: 'forbidden', detail: `forbidden: ${what}` };
+      return {
+        resource: name,
+        scope,
+        reason: 'forbidden',
+        detail: `forbidden: ${what}${s.message ? `: ${s.message}` : ''}`,
+      };
     case 404:
       return {
         resource: name,
@@ -502,6 +705,7 @@ function gapFromStatus(name: string, scope: string, res: HttpResult): Gap {
 
 /** The fix for rejected credentials, from how the user authenticates. */
 function authHintFor(kc: KubeConfig, context: string): string {
+  const version = shellCommand(['kubectl', 'get', '--raw', '/version', '--context', context]);
   const user = kc.getCurrentUser();
   const exec = user?.exec as
     | { command?: string; args?: string[]; env?: Array<{ name: string; value: string }> }
@@ -511,10 +715,10 @@ function authHintFor(kc: KubeConfig, context: string): string {
     const i = args.indexOf('--profile');
     const profile = i >= 0 ? args[i + 1] : exec.env?.find((e) => e.name === 'AWS_PROFILE')?.value;
     return profile
-      ? `aws sso login --profile ${profile} (or refresh that profile's credentials), then kubectl get --raw /version --context ${context}`
-      : `refresh your AWS credentials (aws sso login / aws configure), then kubectl get --raw /version --context ${context}`;
+      ? `${shellCommand(['aws', 'sso', 'login', '--profile', profile])} (or refresh that profile's credentials), then ${version}`
+      : `refresh your AWS credentials (aws sso login / aws configure), then ${version}`;
   }
-  return `refresh the credentials of context "${context}" (kubectl config view --minify --context ${context}); kubectl get --raw /version --context ${context} shows the same error`;
+  return `refresh the credentials of context "${context}" (${shellCommand(['kubectl', 'config', 'view', '--minify', '--context', context])}); ${version} shows the same error`;
 }
 
 /** Gathers every Kubernetes kind casdoctor reads. Forbidden or missing resource types become gaps. */
@@ -522,6 +726,7 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
   const progress = (m: string) => opts.onProgress?.(`kubernetes: ${m}`);
   const { kc, context, server } = await loadKubeConfig(opts);
   progress(`context ${context} (${server})`);
+  refuseLegacyAuthProvider(kc, context);
 
   const reqOpts: https.RequestOptions = { headers: {} };
   try {
@@ -551,47 +756,109 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
     headers,
     timeoutMs: opts.requestTimeoutMs,
     authHint: authHintFor(kc, context),
+    limits: liveLimits(opts.limits),
   };
 
   const inputs = emptyInputs();
   inputs.sources.push(`live: ${context}`);
-  const outcomes = await Promise.all(
-    RESOURCES.map(async (spec) => {
-      progress(`listing ${resourceName(spec)}…`);
-      const namespace = spec.followsNamespace ? opts.namespace : undefined;
-      let outcome = await listAll(target, spec, namespace, progress);
-      const extraGaps: Gap[] = [];
-      if ('gap' in outcome && outcome.gap.reason === 'forbidden' && !namespace) {
-        // Namespace-only RBAC: still list the pods the user asked about; the cluster-scope gap stays.
-        if (spec.key === 'pods' && opts.namespace) {
-          extraGaps.push(outcome.gap);
-          outcome = await listAll(target, spec, opts.namespace, progress);
-        } else if (spec.key === 'configMaps') {
-          // casdoctor only needs CA's status ConfigMap: when the GET succeeds, nothing it needs is missing
-          outcome = await getCaStatusConfigMap(target, spec);
+  try {
+    const outcomes = await Promise.all(
+      RESOURCES.map(async (spec) => {
+        progress(`listing ${resourceName(spec)}…`);
+        const namespace = spec.followsNamespace ? opts.namespace : undefined;
+        let outcome = spec.crdVersions
+          ? await listCustomResource(target, spec, spec.crdVersions, progress)
+          : await listAll(target, spec, namespace, progress);
+        const extraGaps: Gap[] = [];
+        if ('gap' in outcome && outcome.gap.reason === 'forbidden' && !namespace) {
+          // Namespace-only RBAC: still list the pods the user asked about; the cluster-scope gap stays.
+          if (spec.key === 'pods' && opts.namespace) {
+            extraGaps.push(outcome.gap);
+            outcome = await listAll(target, spec, opts.namespace, progress);
+          } else if (spec.key === 'configMaps') {
+            // casdoctor only needs CA's status ConfigMap: when the GET succeeds, nothing it needs is missing
+            outcome = await getConfigMap(target, spec, 'kube-system', CA_STATUS_CONFIGMAP);
+          }
         }
+        if ('items' in outcome) progress(`listed ${outcome.items.length} ${resourceName(spec)}`);
+        return { spec, outcome, extraGaps };
+      }),
+    );
+    for (const { spec, outcome, extraGaps } of outcomes) {
+      inputs.gaps.push(...extraGaps);
+      if ('gap' in outcome) {
+        // Every command needs pods: say why they could not be listed instead of "no Pods could be listed"
+        if (spec.key === 'pods') throw podsUnlisted(target, outcome.gap);
+        inputs.gaps.push(outcome.gap);
+        continue;
       }
-      if ('items' in outcome) progress(`listed ${outcome.items.length} ${resourceName(spec)}`);
-      return { spec, outcome, extraGaps };
-    }),
-  ).finally(() => agent?.destroy());
-  for (const { spec, outcome, extraGaps } of outcomes) {
-    inputs.gaps.push(...extraGaps);
-    if ('gap' in outcome) {
-      inputs.gaps.push(outcome.gap);
-      continue;
+      (inputs[spec.key] as KubeObject[]).push(...outcome.items);
+      inputs.provided.add(spec.key);
     }
-    (inputs[spec.key] as KubeObject[]).push(...outcome.items);
-    inputs.provided.add(spec.key);
+    if (inputs.provided.has('configMaps')) {
+      const priority = await getPriorityConfigMap(target, inputs.deployments);
+      if (priority && 'items' in priority) inputs.configMaps.push(...priority.items);
+      else if (priority) inputs.gaps.push(priority.gap);
+    }
+    if (opts.readCaRecord ?? true) {
+      const record = await gatherCaRecord(target, inputs, {
+        sinceSeconds: opts.caLogSinceSeconds ?? DEFAULT_CA_LOG_SINCE_SECONDS,
+        progress,
+      });
+      inputs.caLogTexts = record.caLogTexts;
+      inputs.caProxyTexts = record.caProxyTexts;
+      inputs.gaps.push(...record.gaps);
+    }
+  } finally {
+    agent?.destroy();
   }
   return inputs;
 }
 
-/** Fallback when ConfigMaps cannot be listed cluster-wide: GET the one CA writes in kube-system. */
-async function getCaStatusConfigMap(target: Target, spec: ResourceSpec): Promise<ListOutcome> {
-  const path = `${basePath(spec, 'kube-system')}/${CA_STATUS_CONFIGMAP}`;
-  const name = `${spec.plural}/${CA_STATUS_CONFIGMAP}`;
-  const scope = 'namespace kube-system';
+function podsUnlisted(target: Target, gap: Gap): EnvironmentError {
+  const hint =
+    gap.reason === 'forbidden'
+      ? `${shellCommand(['kubectl', 'auth', 'can-i', 'list', 'pods', '--all-namespaces', '--context', target.context])}; casdoctor needs list on pods (deploy/casdoctor-clusterrole.yaml)`
+      : `${shellCommand(['kubectl', 'get', 'pods', '-A', '--context', target.context])} shows the same error`;
+  return new EnvironmentError(`cannot list pods from ${target.server}: ${gap.detail}`, hint);
+}
+
+/**
+ * Lists a custom resource at the first API version the server serves; a 404 at every version means the CRD is not
+ * installed: there are none, which is known, not missing.
+ */
+async function listCustomResource(
+  target: Target,
+  spec: ResourceSpec,
+  versions: readonly string[],
+  progress: (m: string) => void,
+): Promise<ListOutcome> {
+  for (const version of versions) {
+    const outcome = await listAll(target, { ...spec, version }, undefined, progress);
+    if (!('gap' in outcome) || outcome.gap.reason !== 'not-found') return outcome;
+  }
+  return { items: [] };
+}
+
+/**
+ * CA's priority-expander ConfigMap, GET by name in CA's --namespace (a 404: it does not exist, nothing missing); undefined
+ * when there is no CA Deployment to tell the namespace.
+ */
+async function getPriorityConfigMap(target: Target, deployments: Deployment[]): Promise<ListOutcome | undefined> {
+  const found = findCaDeployment(deployments);
+  if (!found) return undefined;
+  const ns = buildCaConfig({ deployment: found.deployment }).flags.namespace.value || 'kube-system';
+  const spec = RESOURCES.find((r) => r.key === 'configMaps')!;
+  const outcome = await getConfigMap(target, spec, ns, CA_PRIORITY_CONFIGMAP);
+  if ('gap' in outcome && outcome.gap.reason === 'not-found') return { items: [] };
+  return outcome;
+}
+
+/** GET one ConfigMap by name: the fallback for CA's status ConfigMap, and CA's priority-expander ConfigMap. */
+async function getConfigMap(target: Target, spec: ResourceSpec, namespace: string, cmName: string): Promise<ListOutcome> {
+  const path = `${basePath(spec, namespace)}/${encodeURIComponent(cmName)}`;
+  const name = `${spec.plural}/${cmName}`;
+  const scope = `namespace ${namespace}`;
   let res: HttpResult;
   try {
     res = await getWithRetry(target, path, `GET ${path}`);

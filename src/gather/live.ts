@@ -1,8 +1,11 @@
 // Live gathering: the Kubernetes API and AWS, read-only, in parallel when the AWS region is known up front.
+import { shellCommand } from '../model/shell.js';
 import { DATA_KINDS, emptyInputs, type RawInputs } from '../model/snapshot.js';
 import { EnvironmentError } from './errors.js';
 import { gatherAws, regionFromEnvironment, regionFromNodes } from './live-aws.js';
+import { parseCaLogSince } from './live-ca-record.js';
 import { gatherKubernetes } from './live-kubernetes.js';
+import type { LiveLimits } from './live-limits.js';
 
 export interface LiveOptions {
   /** kubeconfig as kubectl reads it: --kubeconfig, else the $KUBECONFIG list (first file's current-context wins). */
@@ -19,6 +22,10 @@ export interface LiveOptions {
    */
   namespace?: string;
   skipAws?: boolean;
+  /** --ca-log-since as typed (a Go duration, default 1h): the window of CA's log to read. */
+  caLogSince?: string;
+  /** Read CA's log and its /metrics and /snapshotz through the pod proxy (default true). */
+  readCaRecord?: boolean;
   /** Progress lines ("kubernetes: listing pods…"); the CLI shows them on stderr. */
   onProgress?: (msg: string) => void;
   // Test hooks, never set by the CLI outside tests:
@@ -26,6 +33,8 @@ export interface LiveOptions {
   awsCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   awsMaxAttempts?: number;
   awsRetryDelayMs?: number;
+  /** Smaller bounds for tests; the defaults and their reasons are in live-limits.ts. */
+  limits?: Partial<LiveLimits>;
 }
 
 /**
@@ -44,14 +53,19 @@ export async function gatherLive(opts: LiveOptions): Promise<RawInputs> {
       credentials: opts.awsCredentials,
       maxAttempts: opts.awsMaxAttempts,
       retryDelayMs: opts.awsRetryDelayMs,
+      limits: opts.limits,
     });
 
+  const caLogSinceSeconds = opts.caLogSince === undefined ? undefined : parseCaLogSince(opts.caLogSince);
   const kubeP = gatherKubernetes({
     kubeconfig: opts.kubeconfig,
     context: opts.context,
     requestTimeoutMs: opts.requestTimeoutMs,
     namespace: opts.namespace,
     onProgress: opts.onProgress,
+    caLogSinceSeconds,
+    readCaRecord: opts.readCaRecord,
+    limits: opts.limits,
   });
   // Both are awaited below; these only keep an early failure of one from being reported as unhandled meanwhile.
   kubeP.catch(() => {});
@@ -66,7 +80,7 @@ export async function gatherLive(opts: LiveOptions): Promise<RawInputs> {
     if (!fromNodes) {
       throw new EnvironmentError(
         'no AWS region: none given, none in AWS_REGION / AWS_DEFAULT_REGION or the profile, and no node carries topology.kubernetes.io/region',
-        `pass --region <region> (or aws configure set region <region>${opts.profile ? ` --profile ${opts.profile}` : ''})`,
+        `pass --region <region> (or aws configure set region <region>${opts.profile ? ` ${shellCommand(['--profile', opts.profile])}` : ''})`,
       );
     }
     warnings.push(`AWS region ${fromNodes} taken from the nodes (no --region, AWS_REGION or profile region)`);
@@ -86,5 +100,8 @@ export function mergeInputs(a: RawInputs, b: RawInputs): RawInputs {
   out.warnings = [...a.warnings, ...b.warnings];
   out.sources = [...a.sources, ...b.sources];
   out.provided = new Set([...a.provided, ...b.provided]);
+  if (a.caLogTexts || b.caLogTexts) out.caLogTexts = [...(a.caLogTexts ?? []), ...(b.caLogTexts ?? [])];
+  if (a.caProxyTexts || b.caProxyTexts)
+    out.caProxyTexts = [...(a.caProxyTexts ?? []), ...(b.caProxyTexts ?? [])];
   return out;
 }

@@ -1,18 +1,53 @@
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { isCapacityBuffer, isPodTemplate, isProvisioningRequest } from '../model/ca-crds.js';
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
+import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
+import { readCaLogFile, sniffCaLog } from './ca-log-file.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
+import {
+  aliasBomb,
+  fileError,
+  isAliasBomb,
+  isStackOverflow,
+  listInputFiles,
+  MAX_LIST_NESTING,
+  MAX_YAML_ALIASES,
+  tooDeep,
+  WarningCounter,
+} from './input-files.js';
 import { type FieldProfile, fitToShape } from './shape.js';
-import { fromTransport, KIND_TO_DATA, kindTarget, Prefitted, prefit, whoOf } from './prefit.js';
+import { CA_CRD_TARGETS, fromTransport, KIND_TO_DATA, kindTarget, Prefitted, prefit, whoOf } from './prefit.js';
 
 const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
 
 const K8S_DATA_KINDS = new Set<DataKind>(Object.values(KIND_TO_DATA));
 
-const LOADABLE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
+/** Files whose name says "a kubectl or aws dump": read as JSON/YAML unless their content is CA's record. */
+const DOCUMENT_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
+// What a directory walk reads: dumps, plus what CA's log, /metrics or a support bundle is saved as (ca.log, ca.txt,
+// ca.log.gz, metrics.prom, a name without an extension); each is recognised by its content, never by its name.
+const LOADABLE_EXTENSIONS = new Set([...DOCUMENT_EXTENSIONS, '.log', '.txt', '.gz', '.prom', '']);
+/** How much of a file is read to recognise it (CA's /metrics lists its own families first, sorted by name). */
+const HEAD_BYTES = 256 << 10;
+/** CA's log text kept for `casdoctor snapshot --from` (the live cap, live-limits.ts caLogBytes). */
+const CA_LOG_TEXT_BYTES = 32 << 20;
+/** CA's /metrics page is tens of KB; a text beyond this is not one CA serves. */
+export const CA_METRICS_FILE_BYTES = 16 << 20;
+/** CA's /snapshotz holds every node and pod of the cluster (a few MB at 1,000 nodes): the same bound as live. */
+export const CA_SNAPSHOTZ_FILE_BYTES = 64 << 20;
 
 export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
+  /**
+   * Reference clock for CA log lines without a year (klog's "I1121 09:58:02"): --now when given; default each log
+   * file's mtime (its last line was written before it; `casdoctor snapshot` sets it to the time the log was read).
+   */
+  now?: Date;
+  /** Test hook: smaller caps on CA's /metrics and /snapshotz files (defaults CA_METRICS_FILE_BYTES, CA_SNAPSHOTZ_FILE_BYTES). */
+  caRecordBytes?: { metrics?: number; snapshotz?: number };
   /** Called once per file read, for progress on stderr. */
   onFile?: (path: string) => void;
   /**
@@ -32,18 +67,26 @@ export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
 export async function loadOffline(paths: string[], options: LoadOptions = {}): Promise<RawInputs> {
   const inputs = emptyInputs();
   const files: string[] = [];
-  for (const p of paths) files.push(...(await listFiles(p)));
+  for (const p of paths) files.push(...(await listInputFiles('--from', p, LOADABLE_EXTENSIONS, inputs.warnings)));
   const fields = options.fields ?? 'read';
   const profile: FieldProfile | undefined = fields === 'all' ? undefined : fields;
-  const { parallel, ...read } = options;
+  const { parallel, now, caRecordBytes, ...read } = options;
   // one set of parse workers for every large file of this load, started by the first
   const pool = new SharedPool(PREFIT_URL, profile, parallel?.workers);
   try {
-    for (const file of files) await loadFile(inputs, file, profile, read, { ...parallel, pool });
+    for (const file of files) {
+      const kind = await recognise(file);
+      if (kind === 'document') await loadFile(inputs, file, profile, read, { ...parallel, pool });
+      else {
+        read.onFile?.(file);
+        await loadCaRecordFile(inputs, file, kind, { now, caps: caRecordBytes, keepLogText: fields === 'all' });
+      }
+    }
   } finally {
     await pool.close();
   }
   dedupe(inputs);
+  scrubCaArgsInDeployments(inputs.deployments);
   return inputs;
 }
 
@@ -55,9 +98,8 @@ async function loadFile(
   parallel: { thresholdBytes?: number; pool: SharedPool },
 ): Promise<void> {
   options.onFile?.(file);
-  const docs = await readDocuments(
+  const docs = await readDocumentsOf(
     file,
-    parseDocuments,
     profile
       ? {
           ...options,
@@ -74,7 +116,16 @@ async function loadFile(
   );
   let recognised = 0;
   const problems: string[] = [];
-  for (const doc of docs) recognised += addDocument(inputs, doc, file, problems, profile);
+  // one warning per distinct text: ten million null items are one line with a count, not ten million lines
+  const warnings = new WarningCounter();
+  const sink = { warnings: { push: (w: string) => warnings.add(w) } };
+  try {
+    for (const doc of docs) recognised += addDocument(inputs, doc, file, problems, profile, sink, 0);
+  } catch (e) {
+    if (isStackOverflow(e)) throw tooDeep(file);
+    throw e;
+  }
+  for (const w of warnings.flush()) inputs.warnings.push(w);
   if (recognised === 0 && docs.length > 0 && !docs.every(isEmptyList)) {
     inputs.warnings.push(`${file}: no Kubernetes object or AWS output casdoctor recognises; ignored`);
   }
@@ -86,24 +137,186 @@ async function loadFile(
   inputs.sources.push(file);
 }
 
-async function listFiles(path: string): Promise<string[]> {
-  let st: Awaited<ReturnType<typeof stat>>;
+type FileKind = 'document' | 'ca-log' | 'ca-metrics' | 'ca-snapshotz' | 'empty' | 'unrecognised';
+
+/**
+ * What a file holds, from its first bytes: CA's log (klog or JSON lines, plain or gzip), CA's /metrics text, CA's
+ * /snapshotz JSON, or a kubectl/aws dump (by extension, or JSON/YAML content in a file named otherwise).
+ */
+async function recognise(file: string): Promise<FileKind> {
+  const { bytes, gzip } = await readBounded(file, HEAD_BYTES);
+  const dumpName = DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase());
+  if (bytes.length === 0) {
+    // nothing to recognise: `casdoctor snapshot` writes an empty log (CA logged nothing in the window) by this name
+    if (/^ca-log-.+\.log$/.test(basename(file))) return 'ca-log';
+    return dumpName ? 'document' : 'empty';
+  }
+  if (bytes.includes(0)) return dumpName ? 'document' : 'unrecognised';
+  const head = bytes.toString('utf8');
+  if (sniffCaLog(head)) return 'ca-log';
+  if (isCaMetricsHead(head)) return 'ca-metrics';
+  if (SNAPSHOTZ_HEAD_RE.test(head)) return 'ca-snapshotz';
+  // gzip is read for CA's record only; a dump is read as kubectl and aws print it
+  if (gzip) return 'unrecognised';
+  if (dumpName || /^\s*[[{]/.test(head) || /^(?:---|apiVersion:|kind:|items:)/m.test(head)) return 'document';
+  return 'unrecognised';
+}
+
+// CA's /snapshotz (CA: debuggingsnapshot/debugging_snapshot.go DebuggingSnapshotImpl): its first member, in Go's field
+// order or sorted (jq -S)
+const SNAPSHOTZ_HEAD_RE = /^\s*\{\s*"(?:NodeList|UnscheduledPodsCanBeScheduled|Error|StartTimestamp|EndTimestamp|TemplateNodes)"\s*:/;
+const METRIC_LINE_RE = /^(?:#.*|[A-Za-z_:][A-Za-z0-9_:]*(?:\{.*\})?[ \t]+\S+(?:[ \t]+-?\d+)?)$/;
+
+/** Prometheus text exposition (every line a comment or a sample) with CA's own families. */
+function isCaMetricsHead(head: string): boolean {
+  const lines = head.split('\n');
+  if (lines.length > 1) lines.pop(); // cut mid-line
+  let samples = 0;
+  let ca = false;
+  for (const raw of lines) {
+    const l = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (l.trim() === '') continue;
+    if (!METRIC_LINE_RE.test(l)) return false;
+    if (l[0] !== '#') samples++;
+    if (/^(?:# (?:HELP|TYPE) )?cluster_autoscaler_/.test(l)) ca = true;
+  }
+  return ca && samples > 0;
+}
+
+/** The first maxBytes of a regular file, gunzipped when it starts with gzip's magic bytes (a bomb stops at the cap). */
+async function readBounded(file: string, maxBytes: number): Promise<{ bytes: Buffer; gzip: boolean; truncated: boolean }> {
+  let fh: Awaited<ReturnType<typeof open>>;
   try {
-    st = await stat(path);
+    // O_NONBLOCK: a FIFO with no writer would block the open forever (input-files.ts readRegularFile)
+    fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw fileError('--from', file, e);
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new InputError(`--from ${file}: not a regular file`, file);
+    const magic = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(magic, 0, 2, 0);
+    const gzip = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    const source = fh.createReadStream({ start: 0, autoClose: false });
+    const stream = gzip ? source.pipe(createGunzip()) : source;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        if (size + chunk.length > maxBytes) {
+          chunks.push(chunk.subarray(0, maxBytes - size));
+          size = maxBytes;
+          truncated = true;
+          break;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      }
+    } catch (e) {
+      // a gzip stream cut short still gives its first bytes; anything else is a file error
+      if (!gzip || size === 0) throw e;
+      truncated = true;
+    } finally {
+      source.destroy();
+      if (stream !== source) stream.destroy();
+    }
+    return { bytes: Buffer.concat(chunks, size), gzip, truncated };
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== undefined && !String((e as NodeJS.ErrnoException).code).startsWith('Z_'))
+      throw fileError('--from', file, e);
+    throw new InputError(`--from ${file}: ${e instanceof Error ? e.message : String(e)}`, file);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A file of CA's own record: its log parsed (streamed, bounded), its /metrics or /snapshotz kept as text (bounded). */
+async function loadCaRecordFile(
+  inputs: RawInputs,
+  file: string,
+  kind: Exclude<FileKind, 'document'>,
+  o: { now?: Date; caps?: LoadOptions['caRecordBytes']; keepLogText: boolean },
+): Promise<void> {
+  const { now, caps = {} } = o;
+  if (kind === 'empty') return;
+  if (kind === 'unrecognised') {
+    inputs.warnings.push(
+      `${file}: not a Kubernetes object, AWS output, Cluster Autoscaler log, /metrics or /snapshotz casdoctor recognises; ignored`,
+    );
+    return;
+  }
+  if (kind === 'ca-log') {
+    (inputs.caLogs ??= []).push(await readCaLogFile(file, now ? { now } : {}));
+    if (o.keepLogText) {
+      // `casdoctor snapshot --from` writes the log again: its text, bounded like a live read (live-limits.ts caLogBytes)
+      const { bytes, truncated } = await readBounded(file, CA_LOG_TEXT_BYTES);
+      let text = bytes.toString('utf8');
+      if (truncated) {
+        text = text.slice(0, text.lastIndexOf('\n') + 1);
+        inputs.warnings.push(`${file}: only the first ${CA_LOG_TEXT_BYTES >> 20} MiB of this CA log are written to a snapshot`);
+      }
+      (inputs.caLogTexts ??= []).push({ namespace: '', pod: '', container: '', previous: false, sinceSeconds: 0, text, truncated });
+    }
+    inputs.sources.push(file);
+    return;
+  }
+  const metrics = kind === 'ca-metrics';
+  const cap = metrics ? (caps.metrics ?? CA_METRICS_FILE_BYTES) : (caps.snapshotz ?? CA_SNAPSHOTZ_FILE_BYTES);
+  const mib = (n: number) => (n >= 1 << 20 ? `${n / (1 << 20)} MiB` : `${n} bytes`);
+  const { bytes, truncated } = await readBounded(file, cap);
+  let text = bytes.toString('utf8');
+  if (metrics) {
+    // a truncated page ends at its last whole line, so no sample is half-read (as live: live-ca-record.ts)
+    if (truncated) {
+      text = text.slice(0, text.lastIndexOf('\n') + 1);
+      inputs.warnings.push(`${file}: larger than ${mib(cap)}; only the first ${mib(cap)} of CA's /metrics are read`);
+    }
+  } else {
+    if (truncated) {
+      inputs.warnings.push(`${file}: larger than ${mib(cap)}, more than casdoctor reads of CA's /snapshotz; ignored`);
+      return;
+    }
+    if (!isSnapshotz(text)) {
+      inputs.warnings.push(`${file}: starts like CA's /snapshotz but is not one (no NodeList or TemplateNodes with a StartTimestamp); ignored`);
+      return;
+    }
+  }
+  (inputs.caProxyTexts ??= []).push({
+    namespace: '',
+    pod: '',
+    port: 0,
+    path: metrics ? '/metrics' : '/snapshotz',
+    text,
+    truncated: metrics && truncated,
+  });
+  inputs.sources.push(file);
+}
+
+/** CA's debugging snapshot: one JSON object with NodeList and/or TemplateNodes, and StartTimestamp. */
+function isSnapshotz(text: string): boolean {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
   } catch {
-    throw new InputError(`--from ${path}: no such file or directory`, path);
+    return false;
   }
-  if (st.isFile()) return [path];
-  if (!st.isDirectory()) throw new InputError(`--from ${path}: not a file or directory`, path);
-  const out: string[] = [];
-  const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const e of entries) {
-    if (e.name.startsWith('.')) continue;
-    const full = join(path, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(full)));
-    else if (e.isFile() && LOADABLE_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(full);
+  return isObject(doc) && ('NodeList' in doc || 'TemplateNodes' in doc) && 'StartTimestamp' in doc;
+}
+
+/** readDocuments with file-system errors, hostile nesting and alias bombs as InputErrors naming the file. */
+async function readDocumentsOf(file: string, options: Parameters<typeof readDocuments>[2]): Promise<unknown[]> {
+  try {
+    return await readDocuments(file, parseDocuments, options);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    if (isStackOverflow(e)) throw tooDeep(file);
+    if (isAliasBomb(e)) throw aliasBomb(file);
+    if ((e as NodeJS.ErrnoException).code !== undefined) throw fileError('--from', file, e);
+    throw e;
   }
-  return out;
 }
 
 /** JSON (one value) or YAML (one or more documents). Malformed input → InputError with line and column. */
@@ -122,6 +335,7 @@ export async function parseDocuments(text: string, file: string): Promise<unknow
   const out: unknown[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];
+    if (err && /call stack/i.test(err.message)) throw tooDeep(file);
     if (err) {
       const pos = err.linePos?.[0];
       throw new InputError(
@@ -130,7 +344,13 @@ export async function parseDocuments(text: string, file: string): Promise<unknow
         pos ? { line: pos.line, column: pos.col } : undefined,
       );
     }
-    const v = d.toJS({ maxAliasCount: 100 });
+    let v: unknown;
+    try {
+      v = d.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    } catch (e) {
+      if (isAliasBomb(e)) throw aliasBomb(file);
+      throw e;
+    }
     if (v !== null && v !== undefined) out.push(v);
   }
   return out;
@@ -170,8 +390,15 @@ function addDocument(
   file: string,
   problems: string[],
   profile: FieldProfile | undefined,
+  sink: WarningSink,
+  depth: number,
 ): number {
-  if (Array.isArray(doc)) return doc.reduce<number>((n, d) => n + addDocument(inputs, d, file, problems, profile), 0);
+  if (Array.isArray(doc)) {
+    if (depth >= MAX_LIST_NESTING) throw tooDeep(file);
+    let n = 0;
+    for (const d of doc) n += addDocument(inputs, d, file, problems, profile, sink, depth + 1);
+    return n;
+  }
   if (!isObject(doc)) return 0;
   // Kubernetes List / XxxList
   if (Array.isArray(doc.items) && (typeof doc.kind !== 'string' || doc.kind.endsWith('List'))) {
@@ -185,17 +412,25 @@ function addDocument(
     }
     let n = 0;
     for (const item of doc.items)
-      n += addKubeObject(inputs, item, file, problems, profile, itemKind, doc.apiVersion);
+      n += addKubeObject(inputs, sink, item, file, problems, profile, itemKind, doc.apiVersion);
     return n;
   }
-  if (typeof doc.kind === 'string' && isObject(doc.metadata)) return addKubeObject(inputs, doc, file, problems, profile);
+  if (typeof doc.kind === 'string' && isObject(doc.metadata))
+    return addKubeObject(inputs, sink, doc, file, problems, profile);
   return addAwsOutput(inputs, doc, file, problems);
 }
 
 const unknownKindsWarned = new WeakMap<RawInputs, Set<string>>();
+const MAX_NAMED_KINDS = 50;
+
+/** Where per-object warnings of one file go (counted, see WarningCounter). */
+interface WarningSink {
+  warnings: { push(w: string): void };
+}
 
 function addKubeObject(
   inputs: RawInputs,
+  sink: WarningSink,
   item: unknown,
   file: string,
   problems: string[],
@@ -213,12 +448,12 @@ function addKubeObject(
     return 1;
   }
   if (!isObject(item)) {
-    inputs.warnings.push(`${file}: a list item is not an object; ignored`);
+    sink.warnings.push(`${file}: a list item is not an object; ignored`);
     return 0;
   }
   const kind = typeof item.kind === 'string' ? item.kind : listItemKind;
   if (!kind) {
-    inputs.warnings.push(`${file}: a list item has no kind; ignored`);
+    sink.warnings.push(`${file}: a list item has no kind; ignored`);
     return 0;
   }
   if (
@@ -232,7 +467,10 @@ function addKubeObject(
   if (!target) {
     let warned = unknownKindsWarned.get(inputs);
     if (!warned) unknownKindsWarned.set(inputs, (warned = new Set()));
-    if (!warned.has(kind)) {
+    if (warned.has(kind)) return 0;
+    // each kind named once; past a few dozen (a generated dump) the rest are counted in one line
+    if (warned.size >= MAX_NAMED_KINDS) sink.warnings.push(`${file}: an object of yet another kind not used by casdoctor; ignored`);
+    else {
       warned.add(kind);
       inputs.warnings.push(`${file}: kind ${kind} is not used by casdoctor; ignored`);
     }
@@ -240,12 +478,25 @@ function addKubeObject(
   }
   const obj = item as Record<string, unknown>;
   if (!isObject(obj.metadata)) {
-    inputs.warnings.push(`${file}: a ${kind} without metadata; ignored`);
+    sink.warnings.push(`${file}: a ${kind} without metadata; ignored`);
     return 0;
   }
   if (typeof obj.kind !== 'string') obj.kind = kind;
   if (typeof obj.apiVersion !== 'string' && typeof listApiVersion === 'string' && listApiVersion !== 'v1') {
     obj.apiVersion = listApiVersion;
+  }
+  if (CA_CRD_TARGETS.has(target)) {
+    // a PodTemplate in a `v1` List carries no apiVersion of its own
+    if (target === 'podTemplates' && obj.apiVersion === undefined && listApiVersion === 'v1') obj.apiVersion = 'v1';
+    if (!isCaCrd(target, obj)) {
+      sink.warnings.push(
+        `${file}: a ${kind} of ${typeof obj.apiVersion === 'string' ? obj.apiVersion : 'no apiVersion'} without the spec Cluster Autoscaler reads; ignored`,
+      );
+      return 0;
+    }
+    inputs.provided.add(target);
+    (inputs[target] as unknown[]).push(obj);
+    return 1;
   }
   // Wrong-typed fields are dropped here, once, so the analysis never meets them (a hand-edited dump).
   const found: string[] = [];
@@ -255,6 +506,13 @@ function addKubeObject(
   inputs.provided.add(target);
   if (fitted) (inputs[target] as unknown[]).push(fitted);
   return 1;
+}
+
+/** CA's own resources (autoscaling.x-k8s.io) and PodTemplates, by apiVersion, kind and the spec the API requires. */
+function isCaCrd(target: DataKind, obj: Record<string, unknown>): boolean {
+  if (target === 'provisioningRequests') return isProvisioningRequest(obj);
+  if (target === 'capacityBuffers') return isCapacityBuffer(obj);
+  return isPodTemplate(obj);
 }
 
 /** events.k8s.io/v1 Event → core v1 shape (regarding → involvedObject, note → message). */

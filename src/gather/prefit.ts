@@ -21,7 +21,13 @@ export const KIND_TO_DATA: Record<string, DataKind> = {
   PriorityClass: 'priorityClasses',
   ConfigMap: 'configMaps',
   ServiceAccount: 'serviceAccounts',
+  ProvisioningRequest: 'provisioningRequests',
+  PodTemplate: 'podTemplates',
+  CapacityBuffer: 'capacityBuffers',
 };
+
+/** CA's custom resources and PodTemplates: few and small, recognised by the loader with their full check (ca-crds.ts). */
+export const CA_CRD_TARGETS: ReadonlySet<DataKind> = new Set(['provisioningRequests', 'podTemplates', 'capacityBuffers']);
 
 /** Own keys only: a kind named "constructor" or "toString" is just unknown. */
 export function kindTarget(kind: string): DataKind | undefined {
@@ -48,6 +54,7 @@ export function prefit(item: unknown, profile: FieldProfile = 'read'): unknown {
   const target = kindTarget(item.kind);
   if (
     !target ||
+    CA_CRD_TARGETS.has(target) ||
     (item.kind === 'Event' && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('events.k8s.io/'))
   )
     return item;

@@ -12,6 +12,7 @@ type Shape =
   | 'boolean'
   | 'quantity'
   | 'int-or-string'
+  | 'time'
   | { nullable: Shape }
   | { array: Shape; projectOnly?: (entry: unknown) => boolean }
   | { record: Shape; projectKeys?: ReadonlySet<string> }
@@ -21,7 +22,7 @@ const S = 'string';
 const N = 'number';
 const B = 'boolean';
 const Q = 'quantity';
-const time: Shape = { nullable: S };
+const time: Shape = { nullable: 'time' };
 const strings: Shape = { array: S };
 const stringMap: Shape = { record: S };
 const quantities: Shape = { record: Q };
@@ -169,6 +170,25 @@ const workload = obj({
   spec: obj({ replicas: N, selector: labelSelector, template: obj({ metadata: objectMeta, spec: podSpec }) }),
 });
 
+const terminated = obj({ reason: S, exitCode: N, finishedAt: time, message: S });
+/**
+ * Container statuses are read of CA's own container only (found by its image): its start (scale-down timers restart
+ * with CA) and its readiness, restarts and last termination (CA's pod health, src/simulate/ca-health.ts).
+ */
+const containerStatuses: Shape = {
+  array: obj({
+    name: S,
+    ready: B,
+    restartCount: N,
+    state: obj({ running: obj({ startedAt: time }), waiting: obj({ reason: S, message: S }), terminated }),
+    lastState: obj({ terminated }),
+  }),
+};
+const caContainerStatuses: Shape = {
+  ...containerStatuses,
+  projectOnly: (c) => isObject(c) && typeof c.image === 'string' && c.image.includes('cluster-autoscaler'),
+} as Shape;
+
 /**
  * A pod already on a node, as `why-pending` reads it: only as the scheduler sees pods that are placed (requests, host
  * ports, labels and required pod (anti-)affinity for the incoming pod's inter-pod affinity and topology spread) and as
@@ -197,7 +217,7 @@ const assignedPodForWhyPending = obj(
       serviceAccount: S,
       resources,
     }),
-    status: obj({ phase: S, nominatedNodeName: S, startTime: time }),
+    status: obj({ phase: S, nominatedNodeName: S, startTime: time, containerStatuses: caContainerStatuses }),
   },
   ['spec'],
 );
@@ -217,7 +237,7 @@ const KUBE_SHAPES: Partial<Record<DataKind, Shape>> = {
         conditions: { array: condition, projectOnly: (c) => isObject(c) && c.type === 'PodScheduled' },
         nominatedNodeName: S,
         startTime: time,
-        containerStatuses: arr(obj({ name: S, state: obj({ running: obj({ startedAt: time }) }) })),
+        containerStatuses: caContainerStatuses,
       }),
     },
     ['spec'],
@@ -356,7 +376,7 @@ const AWS_SHAPES: Partial<Record<DataKind, Shape>> = {
       ),
       Tags: arr(obj({ Key: S, Value: S, ResourceId: S, ResourceType: S, PropagateAtLaunch: B }, ['Key'])),
       SuspendedProcesses: arr(obj({ ProcessName: S, SuspensionReason: S }, ['ProcessName'])),
-      CreatedTime: S,
+      CreatedTime: 'time',
       Status: S,
       VPCZoneIdentifier: S,
     },
@@ -367,7 +387,7 @@ const AWS_SHAPES: Partial<Record<DataKind, Shape>> = {
     LaunchTemplateName: S,
     VersionNumber: N,
     DefaultVersion: B,
-    CreateTime: S,
+    CreateTime: 'time',
     LaunchTemplateData: obj({
       InstanceType: S,
       ImageId: S,
@@ -394,8 +414,8 @@ const AWS_SHAPES: Partial<Record<DataKind, Shape>> = {
     AutoScalingGroupName: S,
     Description: S,
     Cause: S,
-    StartTime: S,
-    EndTime: S,
+    StartTime: 'time',
+    EndTime: 'time',
     StatusCode: S,
     StatusMessage: S,
     Progress: N,
@@ -439,6 +459,7 @@ const DROP = Symbol('drop');
 const OMIT = Symbol('omit');
 
 function describe(shape: Shape): string {
+  if (shape === 'time') return 'an RFC 3339 time with a 4-digit year';
   if (typeof shape === 'string') return shape === 'int-or-string' ? 'an integer or a string' : `a ${shape}`;
   if ('nullable' in shape) return describe(shape.nullable);
   if ('array' in shape) return 'a list';
@@ -459,10 +480,24 @@ function here(base: string): string {
   return out;
 }
 
+// Go's time.Time marshals only years 0000-9999 (RFC 3339), so an API server or aws-cli never prints another; a year
+// near JavaScript's limit (+275760) turned into an Invalid Date later and crashed a report.
+const TIME_RE = /^\d{4}-\d\d-\d\d(?:[Tt ]|$)/;
+// A pattern, not Date.parse: ten timestamps a pod at 100k pods made Date.parse a visible share of the load time.
+function isTime(v: string): boolean {
+  return v === '' || TIME_RE.test(v);
+}
+
 function bad(v: unknown, shape: Shape, base: string, problems: string[]): typeof DROP {
-  problems.push(
-    `${here(base)}: expected ${describe(shape)}, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`,
-  );
+  const got =
+    v === null
+      ? 'null'
+      : Array.isArray(v)
+        ? 'a list'
+        : shape === 'time' && typeof v === 'string'
+          ? JSON.stringify(v.slice(0, 40))
+          : typeof v;
+  problems.push(`${here(base)}: expected ${describe(shape)}, got ${got}`);
   return DROP;
 }
 
@@ -496,6 +531,8 @@ function fit(v: unknown, shape: Shape, base: string, problems: string[]): unknow
         return typeof v === 'boolean' ? v : bad(v, shape, base, problems);
       case 'number':
         return typeof v === 'number' && Number.isFinite(v) ? v : bad(v, shape, base, problems);
+      case 'time':
+        return typeof v === 'string' && isTime(v) ? v : bad(v, shape, base, problems);
       case 'quantity':
       case 'int-or-string':
         return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))

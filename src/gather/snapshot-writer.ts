@@ -1,9 +1,15 @@
 // `casdoctor snapshot`: writes a RawInputs as the standard dumps `--from` reads back (one `kubectl get -A -o json` List
 // per kind, one `aws ... --output json` document per output), after removing everything secret, optionally redacted.
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { InputError } from '../model/errors.js';
+import type { CaLogText, CaProxyText } from '../model/ca-record.js';
 import type { KubeObject } from '../model/k8s.js';
+import { shellCommand } from '../model/shell.js';
 import type { DataKind, RawInputs } from '../model/snapshot.js';
+import { isSecretName, scrubArgs } from '../simulate/scrub-args.js';
+import { isStackOverflow } from './input-files.js';
 import type { Redactor } from './redact.js';
 
 interface KubeFileSpec {
@@ -90,9 +96,36 @@ export const KUBE_FILES: readonly KubeFileSpec[] = [
     itemKind: 'ConfigMap',
     apiVersion: 'v1',
     command:
-      'kubectl get configmap -A --field-selector metadata.name=cluster-autoscaler-status -o json (the CA status ConfigMap only)',
+      'kubectl get configmap -A --field-selector metadata.name=cluster-autoscaler-status -o json (the CA status and priority-expander ConfigMaps only)',
+  },
+  {
+    kind: 'provisioningRequests',
+    file: 'provisioningrequests.json',
+    itemKind: 'ProvisioningRequest',
+    apiVersion: 'autoscaling.x-k8s.io/v1',
+    command: 'kubectl get provisioningrequests.autoscaling.x-k8s.io -A -o json',
+  },
+  {
+    kind: 'podTemplates',
+    file: 'podtemplates.json',
+    itemKind: 'PodTemplate',
+    apiVersion: 'v1',
+    command: 'kubectl get podtemplates -A -o json',
+  },
+  {
+    kind: 'capacityBuffers',
+    file: 'capacitybuffers.json',
+    itemKind: 'CapacityBuffer',
+    apiVersion: 'autoscaling.x-k8s.io/v1beta1',
+    command: 'kubectl get capacitybuffers.autoscaling.x-k8s.io -A -o json',
   },
 ];
+
+/** CA's priority-expander ConfigMap (CA: expander/priority/priority.go), kept beside the status ConfigMap. */
+const PRIORITY_EXPANDER_CONFIGMAP = 'cluster-autoscaler-priority-expander';
+const CA_LOG_PREFIX = 'ca-log-';
+const CA_METRICS_FILE = 'ca-metrics';
+const CA_SNAPSHOTZ_FILE = 'ca-snapshotz';
 
 interface AwsFileSpec {
   kind: DataKind;
@@ -157,6 +190,8 @@ export interface SnapshotFile {
   count: number;
   /** The command whose output the file reproduces. */
   command: string;
+  /** The file's modification time: a CA log's lines have no year, and the reader dates them by it. */
+  mtime?: Date;
 }
 
 export interface SnapshotBuildOptions {
@@ -177,11 +212,31 @@ const SECRET_ANNOTATION_RE =
 const SECRET_VALUE_PATTERNS: ReadonlyArray<[RegExp, string | ((...m: string[]) => string)]> = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '[redacted private key]'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, '[redacted token]'],
-  [/\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, '[redacted access key]'],
+  [/\b(?:AKIA|ASIA|AROA|AIDA|ABIA|ACCA)[A-Z0-9]{16}\b/g, '[redacted access key]'],
+  // aws_secret_access_key = <40 base64 characters> (credentials files, env dumps), however quoted
+  [
+    /((?:aws)?[_-]?secret[_-]?access[_-]?key["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
+    (_m, head) => `${head}[redacted]`,
+  ],
+  // GitHub tokens (ghp_ personal, gho_ OAuth, ghu_ user-to-server, ghs_ server-to-server, ghr_ refresh) and fine-grained PATs
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, '[redacted token]'],
+  // Slack tokens (xoxb-, xoxp-, xoxa-, xoxo-, xoxs-, xoxr-)
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, '[redacted token]'],
+  [/\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*):([^\s@/]+)@/gi, (_m, scheme, user) => `${scheme}${user}:[redacted]@`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, (_m, scheme) => `${scheme} [redacted]`],
   [
     /((?:password|passwd|secret|token|api[-_]?key|access[-_]?key|secret[-_]?key)["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)/gi,
     (_m, head) => `${head}[redacted]`,
+  ],
+  // a secret flag in the split form inside a logged command line: "--password hunter2", "--api-token x"
+  [
+    /(--?[A-Za-z0-9-]*(?:password|passwd|secret|token|api-?key|credentials?)\s+)(?!-)("[^"]*"|'[^']*'|[^\s,;&"']+)/gi,
+    (_m, head) => `${head}[redacted]`,
+  ],
+  // a bare AWS secret access key: 40 characters of base64 with a slash or plus, both cases and a digit
+  [
+    /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=]))(?=[^\s]*[/+])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)[A-Za-z0-9/+]{40}/g,
+    '[redacted secret key]',
   ],
 ];
 
@@ -206,14 +261,54 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Container env: names stay (they say what is configured), values and their sources go. */
+/** HTTP headers of a probe: names stay, values go (an Authorization header is a credential). */
+function scrubProbe(probe: unknown): void {
+  if (!isObject(probe) || !isObject(probe.httpGet) || !Array.isArray(probe.httpGet.httpHeaders)) return;
+  probe.httpGet.httpHeaders = probe.httpGet.httpHeaders.map((h) =>
+    isObject(h) && typeof h.name === 'string' ? { name: h.name, value: '[redacted]' } : {},
+  );
+}
+
+/**
+ * Container env: names stay (they say what is configured), values and their sources go. Command lines lose the
+ * values of secret-like flags (`--password x` too) and URL passwords; probe headers lose their values.
+ */
 function scrubContainers(list: unknown): void {
   if (!Array.isArray(list)) return;
   for (const c of list) {
     if (!isObject(c)) continue;
     if (Array.isArray(c.env)) c.env = c.env.map((e) => (isObject(e) && typeof e.name === 'string' ? { name: e.name } : {}));
     else delete c.env;
+    if (Array.isArray(c.args)) c.args = scrubArgs(c.args as string[]);
+    if (Array.isArray(c.command)) c.command = scrubArgs(c.command as string[]);
+    scrubProbe(c.livenessProbe);
+    scrubProbe(c.readinessProbe);
+    scrubProbe(c.startupProbe);
+    if (isObject(c.lifecycle)) {
+      scrubProbe(c.lifecycle.postStart);
+      scrubProbe(c.lifecycle.preStop);
+    }
   }
+}
+
+/** Values of secret-like keys (password, token, secret, *-key ...) in a string map: StorageClass parameters, tags. */
+function scrubSecretValues(map: unknown): void {
+  if (!isObject(map)) return;
+  for (const [k, v] of Object.entries(map)) if (typeof v === 'string' && isSecretKey(k)) map[k] = '[redacted]';
+}
+
+/** A tag or parameter key naming a secret, judged by its last path segment; CA's own tags are read for verdicts. */
+function isSecretKey(key: string): boolean {
+  if (key.startsWith('k8s.io/cluster-autoscaler/') || key.startsWith('kubernetes.io/')) return false;
+  return isSecretName(key.slice(key.lastIndexOf('/') + 1));
+}
+
+/** ASG and launch-template tags: a tag whose key names a secret keeps its key, not its value. */
+function scrubTags(tags: unknown): void {
+  if (!Array.isArray(tags)) return;
+  for (const t of tags)
+    if (isObject(t) && typeof t.Key === 'string' && typeof t.Value === 'string' && isSecretKey(t.Key))
+      t.Value = '[redacted]';
 }
 
 function scrubPodSpec(spec: unknown): void {
@@ -240,7 +335,12 @@ function scrubKubeObject(kind: DataKind, obj: KubeObject): KubeObject {
     scrubMetadata(o.spec.template.metadata);
     scrubPodSpec(o.spec.template.spec);
   }
+  if (kind === 'podTemplates' && isObject(o.template)) {
+    scrubMetadata(o.template.metadata);
+    scrubPodSpec(o.template.spec);
+  }
   if (kind === 'configMaps') delete o.binaryData;
+  if (kind === 'storageClasses') scrubSecretValues(o.parameters);
   return deepScrub(o) as KubeObject;
 }
 
@@ -249,13 +349,24 @@ function scrubKubeObject(kind: DataKind, obj: KubeObject): KubeObject {
  * values, UserData, tokens or credentials; redacted when asked. Pure: nothing is written here.
  */
 export function buildSnapshotFiles(raw: RawInputs, opts: SnapshotBuildOptions): SnapshotFile[] {
+  try {
+    return buildFiles(raw, opts);
+  } catch (e) {
+    // scrubbing and redaction walk every value; hostile nesting (JSON.parse takes any depth) overflows the stack
+    if (isStackOverflow(e)) throw new InputError('an input object is too deep: values nested deeper than casdoctor writes');
+    throw e;
+  }
+}
+
+function buildFiles(raw: RawInputs, opts: SnapshotBuildOptions): SnapshotFile[] {
   const keep = new Set(opts.statusConfigMaps.map((c) => `${c.namespace}/${c.name}`));
   const clean: Partial<RawInputs> = {};
   for (const spec of KUBE_FILES) {
     const items = ((raw[spec.kind] as KubeObject[] | undefined) ?? []).filter((o) => {
       if (!isObject(o) || o.kind === 'Secret') return false;
       if (spec.kind !== 'configMaps') return true;
-      return keep.has(`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`);
+      // CA's priority-expander ConfigMap is read for the expander's choice (live, only in CA's --namespace)
+      return keep.has(`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`) || o.metadata?.name === PRIORITY_EXPANDER_CONFIGMAP;
     });
     (clean[spec.kind] as unknown[]) = items.map((o) => scrubKubeObject(spec.kind, o));
   }
@@ -263,11 +374,18 @@ export function buildSnapshotFiles(raw: RawInputs, opts: SnapshotBuildOptions): 
     const items = structuredClone((raw[spec.kind] as unknown[] | undefined) ?? []).filter(isObject);
     for (const item of items) {
       delete item.UserData; // launch configurations
-      if (isObject(item.LaunchTemplateData)) delete item.LaunchTemplateData.UserData;
+      scrubTags(item.Tags);
+      if (isObject(item.LaunchTemplateData)) {
+        delete item.LaunchTemplateData.UserData;
+        if (Array.isArray(item.LaunchTemplateData.TagSpecifications))
+          for (const ts of item.LaunchTemplateData.TagSpecifications) if (isObject(ts)) scrubTags(ts.Tags);
+      }
     }
     (clean[spec.kind] as unknown[]) = items.map(deepScrub);
   }
-  clean.eksNodegroups = structuredClone(raw.eksNodegroups).filter(isObject).map(deepScrub) as RawInputs['eksNodegroups'];
+  const nodegroups = structuredClone(raw.eksNodegroups).filter(isObject);
+  for (const ng of nodegroups) scrubSecretValues(ng.tags);
+  clean.eksNodegroups = nodegroups.map(deepScrub) as RawInputs['eksNodegroups'];
   clean.gaps = raw.gaps.map((g) => deepScrub(g)) as RawInputs['gaps'];
   clean.warnings = raw.warnings.map(scrubString);
 
@@ -310,6 +428,7 @@ export function buildSnapshotFiles(raw: RawInputs, opts: SnapshotBuildOptions): 
       command: 'aws eks describe-nodegroup --output json',
     });
   }
+  files.push(...caRecordFiles(raw, opts, red));
   files.push({
     name: SNAPSHOT_README,
     content: readme(files, clean, opts, red),
@@ -317,6 +436,105 @@ export function buildSnapshotFiles(raw: RawInputs, opts: SnapshotBuildOptions): 
     command: '',
   });
   return files;
+}
+
+/**
+ * CA's own record as `kubectl logs` and `kubectl get --raw` print it: one log file per container (and its previous
+ * instance), /metrics as text, /snapshotz as JSON; every line scrubbed like the rest, redacted when asked. The offline
+ * loader recognises each by content.
+ */
+function caRecordFiles(raw: RawInputs, opts: SnapshotBuildOptions, red: <T>(v: T) => T): SnapshotFile[] {
+  const files: SnapshotFile[] = [];
+  const taken = new Set<string>();
+  const unique = (base: string, ext: string) => {
+    let name = `${base}${ext}`;
+    for (let i = 2; taken.has(name); i++) name = `${base}-${i}${ext}`;
+    taken.add(name);
+    return name;
+  };
+  for (const t of raw.caLogTexts ?? []) {
+    const text = red(scrubString(t.text));
+    const who = [t.pod, t.container].filter((x) => x !== '').join('-') || 'cluster-autoscaler';
+    files.push({
+      name: unique(`${CA_LOG_PREFIX}${safeFileName(who)}${t.previous ? '-previous' : ''}`, '.log'),
+      content: text,
+      count: lineCount(text),
+      command: caLogCommand(t),
+      // the reader dates year-less klog lines by the file's time: when the log was read
+      mtime: opts.takenAt,
+    });
+  }
+  for (const t of raw.caProxyTexts ?? []) {
+    const metrics = t.path === '/metrics';
+    const content = metrics ? red(scrubString(t.text)) : scrubSnapshotz(t.text, red);
+    files.push({
+      name: unique(metrics ? CA_METRICS_FILE : CA_SNAPSHOTZ_FILE, metrics ? '.txt' : '.json'),
+      content,
+      count: metrics ? lineCount(content) : snapshotzNodeCount(content),
+      command: caProxyCommand(t),
+    });
+  }
+  return files;
+}
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+function caLogCommand(t: CaLogText): string {
+  if (t.pod === '') return 'kubectl logs (a Cluster Autoscaler log given with --from)';
+  const argv = ['kubectl', 'logs', '-n', t.namespace, t.pod, '-c', t.container];
+  if (t.sinceSeconds > 0) argv.push(`--since=${t.sinceSeconds}s`);
+  if (t.previous) argv.push('--previous');
+  return `${shellCommand(argv)}${t.truncated ? ' (cut at casdoctor\'s byte cap)' : ''}`;
+}
+
+function caProxyCommand(t: CaProxyText): string {
+  if (t.pod === '') return `kubectl get --raw (CA's ${t.path} given with --from)`;
+  return shellCommand(['kubectl', 'get', '--raw', `/api/v1/namespaces/${t.namespace}/pods/${t.pod}:${t.port}/proxy${t.path}`]);
+}
+
+/**
+ * CA's /snapshotz (CA: debuggingsnapshot/debugging_snapshot.go): its nodes and pods are Kubernetes objects and are
+ * scrubbed as those are; Go's field order is kept. Text that is not JSON is scrubbed as text.
+ */
+function scrubSnapshotz(text: string, red: <T>(v: T) => T): string {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return red(scrubString(text));
+  }
+  if (!isObject(doc)) return red(scrubString(text));
+  const nodeInfo = (v: unknown) => {
+    if (!isObject(v)) return v;
+    const out: Record<string, unknown> = { ...v };
+    if (isObject(v.Node)) out.Node = scrubKubeObject('nodes', v.Node as KubeObject);
+    if (Array.isArray(v.Pods)) out.Pods = v.Pods.map((p) => (isObject(p) ? scrubKubeObject('pods', p as KubeObject) : p));
+    return out;
+  };
+  const out: Record<string, unknown> = { ...doc };
+  if (Array.isArray(doc.NodeList)) out.NodeList = doc.NodeList.map(nodeInfo);
+  if (Array.isArray(doc.UnscheduledPodsCanBeScheduled))
+    out.UnscheduledPodsCanBeScheduled = doc.UnscheduledPodsCanBeScheduled.map((p) =>
+      isObject(p) ? scrubKubeObject('pods', p as KubeObject) : p,
+    );
+  if (isObject(doc.TemplateNodes)) {
+    const templates: Record<string, unknown> = {};
+    for (const [group, v] of Object.entries(doc.TemplateNodes)) templates[group] = nodeInfo(v);
+    out.TemplateNodes = templates;
+  }
+  return `${JSON.stringify(red(deepScrub(out)))}\n`;
+}
+
+function snapshotzNodeCount(content: string): number {
+  try {
+    const d = JSON.parse(content) as { NodeList?: unknown };
+    return Array.isArray(d.NodeList) ? d.NodeList.length : 0;
+  } catch {
+    return 0;
+  }
 }
 
 function safeFileName(s: string): string {
@@ -355,16 +573,21 @@ function readme(
     `Taken ${opts.takenAt.toISOString()} by casdoctor ${opts.version} from ${red(opts.source)}.`,
     'Read it back with `casdoctor <command> --from <this directory> --now <the time above>`.',
     '',
-    'Left out on purpose: Secrets, every ConfigMap but the Cluster Autoscaler status, container environment values',
-    '(names are kept), launch template and launch configuration UserData, managedFields, annotations that carry',
-    'manifests or credentials (e.g. kubectl.kubernetes.io/last-applied-configuration), and anything that looks like a',
-    'token, key or password.',
+    'Left out on purpose: Secrets, every ConfigMap but the Cluster Autoscaler status and priority-expander ConfigMaps,',
+    'container environment values (names are kept), launch template and launch configuration UserData, managedFields,',
+    'annotations that carry manifests or credentials (e.g. kubectl.kubernetes.io/last-applied-configuration), values of',
+    'secret-like command-line flags (--password x), probe HTTP header values, secret-like StorageClass parameters and tag',
+    'values, URL passwords, and anything that looks like a token, key or password (AWS, GitHub and Slack tokens included).',
+    'The same scrubbing applies to every line of the Cluster Autoscaler\'s log (ca-log-*.log), its /metrics',
+    '(ca-metrics.txt) and its /snapshotz (ca-snapshotz.json, whose nodes and pods are scrubbed as Kubernetes objects).',
     '',
   ];
   if (opts.redactor) {
     lines.push(
-      'Redacted: AWS account ids, ARNs, IP addresses, node host names, EKS endpoints and EC2 instance ids are replaced by',
-      'stable pseudonyms (HMAC-SHA256 with a salt), the same everywhere they appear.',
+      'Redacted: AWS account ids, ARNs, IP addresses, node host names, host names in URLs and private image registries,',
+      'EKS endpoint and OIDC issuer ids, EC2 instance, subnet, VPC, security-group, AMI, launch-template and volume ids,',
+      'object UIDs and node systemUUID/machineID/bootID are replaced by stable pseudonyms (HMAC-SHA256 with a salt), the',
+      'same everywhere they appear. Kept: names of namespaces, workloads, pods, node groups, labels and tags.',
       '',
     );
   }
@@ -385,7 +608,9 @@ function isSnapshotFileName(name: string): boolean {
     name === SNAPSHOT_README ||
     KUBE_FILES.some((f) => f.file === name) ||
     AWS_FILES.some((f) => f.file === name) ||
-    (name.startsWith(EKS_PREFIX) && name.endsWith('.json'))
+    (name.startsWith(EKS_PREFIX) && name.endsWith('.json')) ||
+    (name.startsWith(CA_LOG_PREFIX) && name.endsWith('.log')) ||
+    /^ca-(?:metrics(?:-\d+)?\.txt|snapshotz(?:-\d+)?\.json)$/.test(name)
   );
 }
 
@@ -427,6 +652,28 @@ export async function writeSnapshot(
     if (isSnapshotFileName(name)) await rm(join(dir, name), { force: true });
     else foreign.push(name);
   }
-  for (const f of files) await writeFile(join(dir, f.name), f.content, { mode: 0o644 });
+  for (const f of files) await replaceFile(join(dir, f.name), f.content, 0o644, f.mtime);
   return { foreign };
+}
+
+/**
+ * Writes a file by creating a new one beside it and renaming it over the name: a symlink (or hard link) planted at the
+ * name is replaced, never written through, so --force cannot overwrite a file elsewhere. A directory there is refused.
+ */
+export async function replaceFile(path: string, content: string, mode: number, mtime?: Date): Promise<void> {
+  const st = await lstat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined;
+    throw e;
+  });
+  if (st?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  // 'wx': O_CREAT|O_EXCL, which fails on an existing name, a symlink included
+  await writeFile(tmp, content, { mode, flag: 'wx' });
+  try {
+    if (mtime) await utimes(tmp, mtime, mtime);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
 }

@@ -127,6 +127,20 @@ export interface CaFlags {
   bypassedSchedulerNames: FlagValue<string[]>;
   allowedSchedulerNames: FlagValue<string[]>;
   scaleupSimulationForSkippedNodeGroupsEnabled: FlagValue<boolean>;
+  // --- 1.30-1.37 features (ProvisioningRequest, CapacityBuffer, CapacityQuota, salvo scale-up, ...) ---
+  enableProvisioningRequests: FlagValue<boolean>;
+  capacityBufferControllerEnabled: FlagValue<boolean>;
+  capacityBufferPodInjectionEnabled: FlagValue<boolean>;
+  nodeRemovalLatencyTrackingEnabled: FlagValue<boolean>;
+  maxNodeSkipEvalTimeTrackerEnabled: FlagValue<boolean>;
+  salvoScaleUp: FlagValue<boolean>;
+  salvoScaleUpBudget: FlagValue<number>;
+  capacityQuotasEnabled: FlagValue<boolean>;
+  fastpathBinpackingEnabled: FlagValue<boolean>;
+  capacityBufferPodDryRunEnabled: FlagValue<boolean>;
+  enableGracefulDegradation: FlagValue<boolean>;
+  pendingPodsBatchingTimeout: FlagValue<number>;
+  schedulerVerbosity: FlagValue<number>;
   // --- scale-down ---
   scaleDownEnabled: FlagValue<boolean>;
   scaleDownUtilizationThreshold: FlagValue<number>;
@@ -186,6 +200,21 @@ export interface CaConfig {
   errors: string[];
   /** Flags the detected CA version does not know (CA exits with "unknown flag"). */
   unknownFlags: string[];
+  /**
+   * The subset of `unknownFlags` that other CA versions have: `since` = first minor with the flag (upgrade to it),
+   * `until` = first minor without it (it was removed). Absent in configs built before this field existed.
+   */
+  versionedFlags?: VersionedFlag[];
   /** Non-fatal remarks (unknown version, --nodes together with auto-discovery, ...). */
   warnings: string[];
+}
+
+/** A flag CA has in some versions but not in the detected one. */
+export interface VersionedFlag {
+  /** As written on the command line, e.g. "--salvo-scale-up". */
+  flag: string;
+  /** First CA minor with the flag, when this version is older. */
+  since?: number;
+  /** First CA minor without the flag, when this version is newer (the flag was removed). */
+  until?: number;
 }

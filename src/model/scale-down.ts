@@ -142,4 +142,11 @@ export interface ScaleDownNodeReport {
   unplaceable?: UnplaceablePod;
   waits: NodeWait[];
   notes: string[];
+  /**
+   * Where the real CA's verdict depends on a choice it makes differently from run to run (the order of a node's pods,
+   * the order it simulates nodes in, where it places moved pods): "CA may decide either", with why. Absent when not.
+   */
+  caMayDecideEither?: string[];
+  /** What CA's own log last said of the node (within 10 minutes of the log's end), when a log was read. */
+  caLogged?: { status: 'unremovable' | 'removable' | 'unneeded' | 'removing'; reason?: string; message: string; at?: string };
 }

@@ -25,6 +25,9 @@ import type {
   StatefulSet,
   StorageClass,
 } from './k8s.js';
+import type { CapacityBuffer, PodTemplate, ProvisioningRequest } from './ca-crds.js';
+import type { CaLogSummary } from './ca-log.js';
+import type { CaLogText, CaProxyText } from './ca-record.js';
 
 /** Why a piece of data is missing from the snapshot. */
 export type GapReason =
@@ -65,6 +68,12 @@ export interface RawInputs {
   priorityClasses: PriorityClass[];
   configMaps: ConfigMap[];
   serviceAccounts: ServiceAccount[];
+  /** CA's ProvisioningRequests (autoscaling.x-k8s.io); provided and empty when the CRD is not installed. */
+  provisioningRequests: ProvisioningRequest[];
+  /** PodTemplates (core v1): what ProvisioningRequests and CapacityBuffers reference. */
+  podTemplates: PodTemplate[];
+  /** CA's CapacityBuffers (autoscaling.x-k8s.io); provided and empty when the CRD is not installed. */
+  capacityBuffers: CapacityBuffer[];
   autoScalingGroups: AutoScalingGroup[];
   launchTemplateVersions: LaunchTemplateVersion[];
   launchConfigurations: LaunchConfiguration[];
@@ -84,9 +93,18 @@ export interface RawInputs {
   sources: string[];
   /** Which kinds of data the source could have provided at all (live gathers everything; a dump only what it holds). */
   provided: Set<DataKind>;
+  /** CA's own log, live (`pods/log`): current and previous container; absent when not read. */
+  caLogTexts?: CaLogText[];
+  /** CA's /metrics and /snapshotz through the pod proxy (`pods/proxy`); absent when not read. */
+  caProxyTexts?: CaProxyText[];
+  /** CA's logs parsed (live from caLogTexts, offline from log files in --from): bounded summaries. */
+  caLogs?: CaLogSummary[];
 }
 
-export type DataKind = Exclude<keyof RawInputs, 'gaps' | 'warnings' | 'sources' | 'provided'>;
+export type DataKind = Exclude<
+  keyof RawInputs,
+  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs'
+>;
 
 export const DATA_KINDS: readonly DataKind[] = [
   'pods',
@@ -104,6 +122,9 @@ export const DATA_KINDS: readonly DataKind[] = [
   'priorityClasses',
   'configMaps',
   'serviceAccounts',
+  'provisioningRequests',
+  'podTemplates',
+  'capacityBuffers',
   'autoScalingGroups',
   'launchTemplateVersions',
   'launchConfigurations',

@@ -3,6 +3,7 @@ import type { Node, Pod, PriorityClass } from '../model/k8s.js';
 import type { NodeGroup, NodeGroupsResult } from '../model/node-group.js';
 import type { ClusterView, NodeInfo } from '../model/scheduling.js';
 import type { DataKind, Gap, RawInputs } from '../model/snapshot.js';
+import { shellCommand, shellQuote } from '../model/shell.js';
 import { buildCaConfig, findCaDeployment } from './ca-config.js';
 import { type EventIndex, indexEventsByInvolvedObject } from './ca-events.js';
 import { type CaStatus, findCaStatusConfigMap, parseCaStatus } from './ca-status.js';
@@ -14,6 +15,18 @@ import {
 import { buildNodeGroups } from './node-groups.js';
 import { buildClusterView } from './scheduler.js';
 import { buildTemplateNode, type TemplateResult } from './template-node.js';
+import type { CaLogSummary } from '../model/ca-log.js';
+import { CA_CRD_HOW_TO_PROVIDE, CA_CRD_RESOURCES, type CaCrdKind } from '../model/ca-crds.js';
+import {
+  CaLogIndex,
+  type CaMetricsSummary,
+  type CaSnapshotz,
+  parseCaMetrics,
+  parseCaSnapshotz,
+} from './ca-record.js';
+
+/** Parts of CA's own record a check may need; missing ones make the check skipped with how to supply them. */
+export type CaRecordKind = 'caLog' | 'caMetrics' | 'caSnapshotz';
 
 export interface AnalysisOptions {
   now: Date;
@@ -41,6 +54,7 @@ const HUMAN_KIND: Partial<Record<DataKind, string>> = {
   priorityClasses: 'priorityclasses.scheduling.k8s.io',
   configMaps: 'configmaps',
   serviceAccounts: 'serviceaccounts',
+  ...CA_CRD_RESOURCES,
   autoScalingGroups: 'autoscaling:DescribeAutoScalingGroups',
   launchTemplateVersions: 'ec2:DescribeLaunchTemplateVersions',
   launchConfigurations: 'autoscaling:DescribeLaunchConfigurations',
@@ -257,6 +271,79 @@ export class Analysis {
     );
   }
 
+  /** CA's log: the summary that reaches furthest in time (the current container's, when both were read). */
+  private caLogMemo = memo((): CaLogSummary | undefined => {
+    const logs = this.raw.caLogs ?? [];
+    let best: CaLogSummary | undefined;
+    for (const l of logs) {
+      if (l.lines.total === 0) continue;
+      if (!best || (l.lastTime ?? '') > (best.lastTime ?? '')) best = l;
+    }
+    return best;
+  });
+  get caLog(): CaLogSummary | undefined {
+    return this.caLogMemo();
+  }
+
+  private caLogIndexMemo = memo((): CaLogIndex | undefined => {
+    const log = this.caLog;
+    if (!log) return undefined;
+    const byRef = new Map<string, Pod>();
+    for (const p of this.raw.pods) byRef.set(`${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`, p);
+    return new CaLogIndex(log, byRef);
+  });
+  /** CA's latest logged view per pod × group and per node. */
+  get caLogIndex(): CaLogIndex | undefined {
+    return this.caLogIndexMemo();
+  }
+
+  private caMetricsMemo = memo((): CaMetricsSummary | undefined => {
+    const t = (this.raw.caProxyTexts ?? []).find((x) => x.path === '/metrics');
+    return t ? parseCaMetrics(t.text) : undefined;
+  });
+  get caMetrics(): CaMetricsSummary | undefined {
+    return this.caMetricsMemo();
+  }
+
+  private caSnapshotzMemo = memo((): CaSnapshotz | { error: string } | undefined => {
+    const t = (this.raw.caProxyTexts ?? []).find((x) => x.path === '/snapshotz');
+    return t ? parseCaSnapshotz(t.text) : undefined;
+  });
+  get caSnapshotz(): CaSnapshotz | { error: string } | undefined {
+    return this.caSnapshotzMemo();
+  }
+
+  /** Why a part of CA's record is not available, with how to supply it; undefined when it is. */
+  missingRecord(kind: CaRecordKind): { reason: string; detail: string } | undefined {
+    const ns = this.ca.deployment?.namespace ?? 'kube-system';
+    const dep = this.ca.deployment?.name ?? 'cluster-autoscaler';
+    if (kind === 'caLog') {
+      if (this.caLog) return undefined;
+      const gap = this.raw.gaps.find((g) => g.resource === 'pods/log');
+      if (gap) return { reason: gap.reason, detail: `CA's log could not be read (${gap.detail}); grant get on pods/log in ${ns}` };
+      if ((this.raw.caLogs ?? []).length > 0) return { reason: 'not-provided', detail: "CA's log is empty" };
+      return {
+        reason: 'not-provided',
+        detail: `no CA log in the input: add \`${shellCommand(['kubectl', '-n', ns, 'logs', `deploy/${dep}`, '--since=1h'])} > ca.log\` to the dump`,
+      };
+    }
+    const path = kind === 'caMetrics' ? '/metrics' : '/snapshotz';
+    if (kind === 'caSnapshotz' && this.ca.found && this.ca.flags.debuggingSnapshotEnabled.value !== true && !this.caSnapshotz)
+      return {
+        reason: 'not-provided',
+        detail: 'CA runs without --debugging-snapshot-enabled=true, so it serves no /snapshotz (CA\'s own template per group); add the flag to compare templates',
+      };
+    if ((this.raw.caProxyTexts ?? []).some((x) => x.path === path)) return undefined;
+    const gap = this.raw.gaps.find((g) => g.resource === 'pods/proxy' && g.detail.includes(path));
+    if (gap) return { reason: gap.reason, detail: `CA's ${path} could not be read (${gap.detail}); grant get on pods/proxy in ${ns}` };
+    const port = (this.ca.flags.address.value.split(':').pop() || '8085');
+    return {
+      reason: 'not-provided',
+      // the <ca-pod> placeholder stays outside the quotes, so the user's pod name joins the quoted parts
+      detail: `no CA ${path} in the input: add \`kubectl get --raw ${shellQuote(`/api/v1/namespaces/${ns}/pods/`)}<ca-pod>${shellQuote(`:${port}/proxy${path}`)} > ca${path.replace('/', '-')}.${kind === 'caMetrics' ? 'txt' : 'json'}\` to the dump`,
+    };
+  }
+
   gapFor(kind: DataKind): Gap | undefined {
     const name = HUMAN_KIND[kind] ?? kind;
     return this.raw.gaps.find((g) => g.resource === name || g.resource === kind);
@@ -268,9 +355,10 @@ export class Analysis {
       const gap = this.gapFor(k);
       if (gap) return { reason: gap.reason, detail: gap.detail };
       if (!this.raw.provided.has(k)) {
+        const how = Object.hasOwn(CA_CRD_HOW_TO_PROVIDE, k) ? CA_CRD_HOW_TO_PROVIDE[k as CaCrdKind] : undefined;
         return {
           reason: 'not-provided',
-          detail: `no ${HUMAN_KIND[k] ?? k} in the input (${this.raw.sources.length ? 'add the dump' : 'not gathered'})`,
+          detail: `no ${HUMAN_KIND[k] ?? k} in the input (${this.raw.sources.length ? (how ? `add \`${how}\` to the dump` : 'add the dump') : 'not gathered'})`,
         };
       }
     }

@@ -1,3 +1,4 @@
+import { scrubArgs } from './scrub-args.js';
 import type {
   AutoDiscoveryConfig,
   CaConfig,
@@ -10,6 +11,7 @@ import type {
   NodeGroupSpec,
   ParsedFlag,
   ParsedFlags,
+  VersionedFlag,
 } from '../model/ca-config.js';
 import { parseGoDuration } from '../model/duration.js';
 import type { Container, Deployment } from '../model/k8s.js';
@@ -55,7 +57,7 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
   awsUseStaticInstanceList: { name: 'aws-use-static-instance-list', kind: 'bool', def: c(false) },
   scanInterval: { name: 'scan-interval', kind: 'duration', def: c(10_000) },
   v: { name: 'v', kind: 'int', def: c(0) },
-  recordDuplicatedEvents: { name: 'record-duplicated-events', kind: 'bool', def: c(false) },
+  recordDuplicatedEvents: { name: 'record-duplicated-events', kind: 'bool', def: c(false), since: 25 },
   debuggingSnapshotEnabled: { name: 'debugging-snapshot-enabled', kind: 'bool', def: c(false) },
   maxInactivity: { name: 'max-inactivity', kind: 'duration', def: c(10 * MIN) },
   maxFailingTime: { name: 'max-failing-time', kind: 'duration', def: c(15 * MIN) },
@@ -65,12 +67,12 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
     def: (m) => (m >= 36 ? 20 * MIN : undefined),
     since: 36,
   },
-  startupTaint: { name: 'startup-taint', kind: 'multi', def: () => [] },
-  statusTaint: { name: 'status-taint', kind: 'multi', def: () => [] },
+  startupTaint: { name: 'startup-taint', kind: 'multi', def: () => [], since: 29 },
+  statusTaint: { name: 'status-taint', kind: 'multi', def: () => [], since: 29 },
   ignoreTaint: { name: 'ignore-taint', kind: 'multi', def: () => [] },
-  // Present at HEAD (reference §2.4); the release that added it is not pinned down, so it is accepted for every version.
-  startupTaintPrefix: { name: 'startup-taint-prefix', kind: 'multi', def: () => [] },
-  forceDs: { name: 'force-ds', kind: 'bool', def: c(false) },
+  // First in the 1.36.0 tag's config/flags/flags.go (absent from 1.35.x).
+  startupTaintPrefix: { name: 'startup-taint-prefix', kind: 'multi', def: () => [], since: 36 },
+  forceDs: { name: 'force-ds', kind: 'bool', def: c(false), since: 27 },
   scaleFromUnschedulable: { name: 'scale-from-unschedulable', kind: 'bool', def: c(false), since: 35 },
   nodeInfoCacheExpireTime: { name: 'node-info-cache-expire-time', kind: 'duration', def: c(87_600 * HOUR) },
   maxNodesTotal: { name: 'max-nodes-total', kind: 'int', def: c(0) },
@@ -86,16 +88,19 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
     name: 'initial-node-group-backoff-duration',
     kind: 'duration',
     def: c(5 * MIN),
+    since: 25,
   },
   maxNodeGroupBackoffDuration: {
     name: 'max-node-group-backoff-duration',
     kind: 'duration',
     def: c(30 * MIN),
+    since: 25,
   },
   nodeGroupBackoffResetTimeout: {
     name: 'node-group-backoff-reset-timeout',
     kind: 'duration',
     def: c(3 * HOUR),
+    since: 25,
   },
   maxTotalUnreadyPercentage: { name: 'max-total-unready-percentage', kind: 'float', def: c(45) },
   okTotalUnreadyCount: { name: 'ok-total-unready-count', kind: 'int', def: c(3) },
@@ -104,15 +109,16 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
   expander: { name: 'expander', kind: 'string', def: (m) => (m >= 33 ? 'least-waste' : 'random') },
   estimator: { name: 'estimator', kind: 'string', def: c('binpacking') },
   balanceSimilarNodeGroups: { name: 'balance-similar-node-groups', kind: 'bool', def: c(false) },
-  parallelScaleUp: { name: 'parallel-scale-up', kind: 'bool', def: c(false) },
-  maxNodesPerScaleup: { name: 'max-nodes-per-scaleup', kind: 'int', def: c(1000) },
+  parallelScaleUp: { name: 'parallel-scale-up', kind: 'bool', def: c(false), since: 28 },
+  maxNodesPerScaleup: { name: 'max-nodes-per-scaleup', kind: 'int', def: c(1000), since: 25 },
   maxNodegroupBinpackingDuration: {
     name: 'max-nodegroup-binpacking-duration',
     kind: 'duration',
     def: c(10_000),
+    since: 25,
   },
-  maxBinpackingTime: { name: 'max-binpacking-time', kind: 'duration', def: c(5 * MIN) },
-  frequentLoopsEnabled: { name: 'frequent-loops-enabled', kind: 'bool', def: (m) => m >= 35 },
+  maxBinpackingTime: { name: 'max-binpacking-time', kind: 'duration', def: c(5 * MIN), since: 31 },
+  frequentLoopsEnabled: { name: 'frequent-loops-enabled', kind: 'bool', def: (m) => m >= 35, since: 30 },
   // Locked to true from 1.35; false in 1.32-1.34; absent before (reference §2.7).
   enableDynamicResourceAllocation: {
     name: 'enable-dynamic-resource-allocation',
@@ -120,7 +126,8 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
     def: (m) => m >= 35,
     since: 32,
   },
-  bypassedSchedulerNames: { name: 'bypassed-scheduler-names', kind: 'slice', def: () => [], since: 32 },
+  // In main.go from the 1.29.0 tag (reference §2.7 says 1.32+).
+  bypassedSchedulerNames: { name: 'bypassed-scheduler-names', kind: 'slice', def: () => [], since: 29 },
   allowedSchedulerNames: { name: 'allowed-scheduler-names', kind: 'slice', def: () => [], since: 35 },
   scaleupSimulationForSkippedNodeGroupsEnabled: {
     name: 'scaleup-simulation-for-skipped-node-groups-enabled',
@@ -128,6 +135,51 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
     def: c(false),
     since: 36,
   },
+  // The flags of 1.34-1.37 casdoctor reads (CA config/flags/flags.go at the tags named by `since`).
+  enableProvisioningRequests: { name: 'enable-provisioning-requests', kind: 'bool', def: c(false), since: 30 },
+  capacityBufferControllerEnabled: {
+    name: 'capacity-buffer-controller-enabled',
+    kind: 'bool',
+    def: c(false),
+    since: 34,
+  },
+  capacityBufferPodInjectionEnabled: {
+    name: 'capacity-buffer-pod-injection-enabled',
+    kind: 'bool',
+    def: c(false),
+    since: 34,
+  },
+  nodeRemovalLatencyTrackingEnabled: {
+    name: 'node-removal-latency-tracking-enabled',
+    kind: 'bool',
+    def: c(false),
+    since: 35,
+  },
+  maxNodeSkipEvalTimeTrackerEnabled: {
+    name: 'max-node-skip-eval-time-tracker-enabled',
+    kind: 'bool',
+    def: c(false),
+    since: 35,
+  },
+  salvoScaleUp: { name: 'salvo-scale-up', kind: 'bool', def: c(false), since: 36 },
+  salvoScaleUpBudget: { name: 'salvo-scale-up-budget', kind: 'duration', def: c(MIN), since: 36 },
+  capacityQuotasEnabled: { name: 'capacity-quotas-enabled', kind: 'bool', def: c(false), since: 36 },
+  fastpathBinpackingEnabled: { name: 'fastpath-binpacking-enabled', kind: 'bool', def: c(false), since: 36 },
+  capacityBufferPodDryRunEnabled: {
+    name: 'capacity-buffer-pod-dry-run-enabled',
+    kind: 'bool',
+    def: c(true),
+    since: 36,
+  },
+  // Only on the cluster-autoscaler-release-1.37 branch (no 1.37.0 tag in kubernetes/autoscaler yet).
+  enableGracefulDegradation: { name: 'enable-graceful-degradation', kind: 'bool', def: c(false), since: 37 },
+  pendingPodsBatchingTimeout: {
+    name: 'pending-pods-batching-timeout',
+    kind: 'duration',
+    def: c(4 * MIN),
+    since: 37,
+  },
+  schedulerVerbosity: { name: 'scheduler-verbosity', kind: 'int', def: c(0), since: 37 },
   scaleDownEnabled: { name: 'scale-down-enabled', kind: 'bool', def: c(true) },
   scaleDownUtilizationThreshold: { name: 'scale-down-utilization-threshold', kind: 'float', def: c(0.5) },
   scaleDownGpuUtilizationThreshold: {
@@ -137,7 +189,8 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
   },
   scaleDownUnneededTime: { name: 'scale-down-unneeded-time', kind: 'duration', def: c(10 * MIN) },
   scaleDownUnreadyTime: { name: 'scale-down-unready-time', kind: 'duration', def: c(20 * MIN) },
-  scaleDownUnreadyEnabled: { name: 'scale-down-unready-enabled', kind: 'bool', def: c(true), since: 28 },
+  // In main.go from the 1.27.1 tag, the first 1.27 release (reference §1.2 says 1.28).
+  scaleDownUnreadyEnabled: { name: 'scale-down-unready-enabled', kind: 'bool', def: c(true), since: 27 },
   scaleDownDelayAfterAdd: { name: 'scale-down-delay-after-add', kind: 'duration', def: c(10 * MIN) },
   scaleDownDelayAfterDelete: { name: 'scale-down-delay-after-delete', kind: 'duration', def: c(0) },
   scaleDownDelayAfterFailure: { name: 'scale-down-delay-after-failure', kind: 'duration', def: c(3 * MIN) },
@@ -147,13 +200,15 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
     kind: 'duration',
     def: c(5 * MIN),
   },
-  // 5m in 1.26/1.27, 30s since 1.28 (reference §1.2).
+  // New in 1.26 at 5m; 30s from the 1.27.1 tag (main.go; reference §1.2 says 1.28).
   scaleDownSimulationTimeout: {
     name: 'scale-down-simulation-timeout',
     kind: 'duration',
-    def: (m) => (m >= 28 ? 30_000 : 5 * MIN),
+    def: (m) => (m >= 27 ? 30_000 : 5 * MIN),
+    since: 26,
   },
-  maxScaleDownParallelism: { name: 'max-scale-down-parallelism', kind: 'int', def: c(10), since: 26 },
+  // In main.go from the 1.25.0 tag (reference §1.2 says 1.26).
+  maxScaleDownParallelism: { name: 'max-scale-down-parallelism', kind: 'int', def: c(10), since: 25 },
   // Removed in 1.33 (reference §1.2).
   maxEmptyBulkDelete: {
     name: 'max-empty-bulk-delete',
@@ -161,15 +216,25 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
     def: (m) => (m < 33 ? 10 : undefined),
     until: 33,
   },
-  maxDrainParallelism: { name: 'max-drain-parallelism', kind: 'int', def: c(1) },
-  // Default true from 1.28, removed in 1.32 (parallel drain is then always on).
-  parallelDrain: { name: 'parallel-drain', kind: 'bool', def: (m) => m >= 28, until: 32 },
+  maxDrainParallelism: { name: 'max-drain-parallelism', kind: 'int', def: c(1), since: 25 },
+  // New in 1.26 (false), default true from 1.28, removed in 1.32 (parallel drain is then always on).
+  parallelDrain: { name: 'parallel-drain', kind: 'bool', def: (m) => m >= 28, since: 26, until: 32 },
   maxGracefulTerminationSec: { name: 'max-graceful-termination-sec', kind: 'int', def: c(600) },
   drainPriorityConfig: { name: 'drain-priority-config', kind: 'string', def: c(''), since: 29 },
-  maxPodEvictionTime: { name: 'max-pod-eviction-time', kind: 'duration', def: c(2 * MIN) },
-  nodeDeleteDelayAfterTaint: { name: 'node-delete-delay-after-taint', kind: 'duration', def: c(5_000) },
+  maxPodEvictionTime: { name: 'max-pod-eviction-time', kind: 'duration', def: c(2 * MIN), since: 25 },
+  nodeDeleteDelayAfterTaint: {
+    name: 'node-delete-delay-after-taint',
+    kind: 'duration',
+    def: c(5_000),
+    since: 26,
+  },
   nodeDeletionDelayTimeout: { name: 'node-deletion-delay-timeout', kind: 'duration', def: c(2 * MIN) },
-  nodeDeletionBatcherInterval: { name: 'node-deletion-batcher-interval', kind: 'duration', def: c(0) },
+  nodeDeletionBatcherInterval: {
+    name: 'node-deletion-batcher-interval',
+    kind: 'duration',
+    def: c(0),
+    since: 26,
+  },
   cordonNodeBeforeTerminating: { name: 'cordon-node-before-terminating', kind: 'bool', def: (m) => m >= 34 },
   daemonsetEvictionForEmptyNodes: { name: 'daemonset-eviction-for-empty-nodes', kind: 'bool', def: c(false) },
   daemonsetEvictionForOccupiedNodes: {
@@ -190,7 +255,7 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
     name: 'skip-nodes-with-custom-controller-pods',
     kind: 'bool',
     def: c(true),
-    since: 28,
+    since: 27,
   },
   minReplicaCount: { name: 'min-replica-count', kind: 'int', def: c(0) },
   ignoreDaemonsetsUtilization: { name: 'ignore-daemonsets-utilization', kind: 'bool', def: c(false) },
@@ -207,85 +272,96 @@ const FLAG_DEFS: { [K in keyof CaFlags]: FlagDef<CaFlags[K]['value']> } = {
   scaleDownCandidatesPoolMinCount: { name: 'scale-down-candidates-pool-min-count', kind: 'int', def: c(50) },
 };
 
-// Flags CA (and klog / component-base) accepts that casdoctor does not interpret. CA: config/flags/flags.go.
-const OTHER_BOOL_FLAGS = [
-  'regional',
-  'profiling',
-  'clusterapi-cloud-config-authoritative',
-  'emit-per-nodegroup-metrics',
-  'dynamic-node-delete-delay-after-taint-enabled',
-  'enable-provisioning-requests',
-  'async-node-groups',
-  'enable-proactive-scaleup',
-  'check-capacity-batch-processing',
-  'force-delete-unregistered-nodes',
-  'force-delete-failed-nodes',
-  'enable-csi-node-aware-scheduling',
-  'capacity-buffer-controller-enabled',
-  'capacity-buffer-pod-injection-enabled',
-  'bulk-mig-instances-listing-enabled',
-  'node-autoprovisioning-enabled',
-  'leader-elect',
-  'logtostderr',
-  'alsologtostderr',
-  'add-dir-header',
-  'skip-headers',
-  'skip-log-headers',
-  'one-output',
+// Flags CA (and klog / component-base) accepts that casdoctor does not interpret, with the CA minors that have them.
+// Versions: the flag's first / last appearance in config/flags/flags.go (1.34+) or main.go at the cluster-autoscaler-1.2x.0 /
+// 1.3x.0 tags and the release-1.37 branch; no `since` = present in 1.25.0 (or a klog / component-base flag).
+type OtherFlag = [name: string, since?: number, until?: number];
+const OTHER_BOOL_FLAGS: OtherFlag[] = [
+  ['regional'],
+  ['profiling'],
+  ['clusterapi-cloud-config-authoritative'],
+  ['emit-per-nodegroup-metrics'],
+  ['dynamic-node-delete-delay-after-taint-enabled', 29],
+  ['async-node-groups', 31],
+  ['enable-proactive-scaleup', 31],
+  ['check-capacity-batch-processing', 32],
+  ['force-delete-unregistered-nodes', 32],
+  ['force-delete-failed-nodes', 34],
+  ['enable-csi-node-aware-scheduling', 35],
+  ['bulk-mig-instances-listing-enabled', 31],
+  ['gce-expander-ephemeral-storage-support', undefined, 33],
+  ['node-autoprovisioning-enabled', undefined, 33],
+  ['leader-elect'],
+  ['logtostderr'],
+  ['alsologtostderr'],
+  ['add-dir-header'],
+  ['skip-headers'],
+  ['skip-log-headers'],
+  ['one-output'],
 ];
-const OTHER_VALUE_FLAGS = [
-  'kubernetes',
-  'kubeconfig',
-  'kube-api-content-type',
-  'kube-client-burst',
-  'kube-client-qps',
-  'cloud-config',
-  'scheduler-config-file',
-  'grpc-expander-cert',
-  'grpc-expander-url',
-  'balancing-ignore-label',
-  'balancing-label',
-  'gce-concurrent-refreshes',
-  'gce-mig-instances-min-refresh-wait-time',
-  'user-agent',
-  'memory-difference-ratio',
-  'max-free-difference-ratio',
-  'max-allocatable-difference-ratio',
-  'provisioning-request-initial-backoff-time',
-  'provisioning-request-max-backoff-time',
-  'provisioning-request-max-backoff-cache-size',
-  'pod-injection-limit',
-  'check-capacity-provisioning-request-max-batch-size',
-  'check-capacity-provisioning-request-batch-timebox',
-  'check-capacity-processor-instance',
-  'cluster-snapshot-parallelism',
-  'predicate-parallelism',
-  'max-autoprovisioned-node-group-count',
-  'feature-gates',
-  'leader-elect-lease-duration',
-  'leader-elect-renew-deadline',
-  'leader-elect-retry-period',
-  'leader-elect-resource-lock',
-  'leader-elect-resource-name',
-  'leader-elect-resource-namespace',
-  'lease-resource-name',
-  'stderrthreshold',
-  'log-dir',
-  'log-file',
-  'log-file-max-size',
-  'log-backtrace-at',
-  'vmodule',
+const OTHER_VALUE_FLAGS: OtherFlag[] = [
+  ['kubernetes'],
+  ['kubeconfig'],
+  ['kube-api-content-type', 29],
+  ['kube-client-burst', 27],
+  ['kube-client-qps', 27],
+  ['cloud-config'],
+  ['scheduler-config-file'],
+  ['grpc-expander-cert'],
+  ['grpc-expander-url'],
+  ['balancing-ignore-label'],
+  ['balancing-label', 25],
+  ['gce-concurrent-refreshes'],
+  ['gce-mig-instances-min-refresh-wait-time', 27],
+  ['user-agent'],
+  ['memory-difference-ratio', 27],
+  ['max-free-difference-ratio', 27],
+  ['max-allocatable-difference-ratio', 27],
+  ['provisioning-request-initial-backoff-time', 32],
+  ['provisioning-request-max-backoff-time', 32],
+  ['provisioning-request-max-backoff-cache-size', 32],
+  ['pod-injection-limit', 31],
+  ['check-capacity-provisioning-request-max-batch-size', 32],
+  ['check-capacity-provisioning-request-batch-timebox', 32],
+  ['check-capacity-processor-instance', 33],
+  ['cluster-snapshot-parallelism', 33],
+  ['predicate-parallelism', 35],
+  ['max-autoprovisioned-node-group-count', undefined, 33],
+  // main.go of 1.32.x only; 1.33 moved leader election to component-base's --leader-elect-resource-name.
+  ['lease-resource-name', 32, 33],
+  ['feature-gates'],
+  ['leader-elect-lease-duration'],
+  ['leader-elect-renew-deadline'],
+  ['leader-elect-retry-period'],
+  ['leader-elect-resource-lock'],
+  ['leader-elect-resource-name'],
+  ['leader-elect-resource-namespace'],
+  ['stderrthreshold'],
+  ['log-dir'],
+  ['log-file'],
+  ['log-file-max-size'],
+  ['log-backtrace-at'],
+  ['vmodule'],
 ];
+const OTHER_FLAG_VERSIONS = new Map<string, { since?: number; until?: number }>(
+  [...OTHER_BOOL_FLAGS, ...OTHER_VALUE_FLAGS]
+    .filter(([, since, until]) => since !== undefined || until !== undefined)
+    .map(([name, since, until]) => [name, { since, until }]),
+);
 
 const DEF_BY_NAME = new Map<string, { key: keyof CaFlags; def: FlagDef<unknown> }>();
 for (const [key, def] of Object.entries(FLAG_DEFS) as Array<[keyof CaFlags, FlagDef<unknown>]>) {
   DEF_BY_NAME.set(def.name, { key, def });
 }
 const BOOL_FLAGS = new Set<string>([
-  ...OTHER_BOOL_FLAGS,
+  ...OTHER_BOOL_FLAGS.map(([name]) => name),
   ...[...DEF_BY_NAME.values()].filter((d) => d.def.kind === 'bool').map((d) => d.def.name),
 ]);
-const KNOWN_FLAGS = new Set<string>([...DEF_BY_NAME.keys(), ...OTHER_BOOL_FLAGS, ...OTHER_VALUE_FLAGS]);
+const KNOWN_FLAGS = new Set<string>([
+  ...DEF_BY_NAME.keys(),
+  ...OTHER_BOOL_FLAGS.map(([name]) => name),
+  ...OTHER_VALUE_FLAGS.map(([name]) => name),
+]);
 /** klog's Go flag "v" is the only single-letter flag, so pflag gives it the shorthand -v. */
 const SHORTHANDS: Record<string, string> = { v: 'v' };
 
@@ -556,8 +632,29 @@ function convert(def: FlagDef<unknown>, raw: string): { value: unknown } | { err
   }
 }
 
-function supportedIn(def: FlagDef<unknown>, minor: number): boolean {
+function supportedIn(def: { since?: number; until?: number }, minor: number): boolean {
   return (def.since === undefined || minor >= def.since) && (def.until === undefined || minor < def.until);
+}
+
+/** The CA minors that have a flag (by its name without dashes); undefined for a flag no CA version has. */
+export function flagVersions(name: string): { since?: number; until?: number } | undefined {
+  const def = DEF_BY_NAME.get(name)?.def;
+  if (def) return { since: def.since, until: def.until };
+  if (OTHER_FLAG_VERSIONS.has(name)) return OTHER_FLAG_VERSIONS.get(name);
+  return KNOWN_FLAGS.has(name) ? {} : undefined;
+}
+
+/** "unknown flag: --x (not in cluster-autoscaler 1.N)" plus where the flag exists, for a flag another version has. */
+function versionedFlagOf(
+  name: string,
+  range: { since?: number; until?: number },
+  minor: number,
+): VersionedFlag {
+  return {
+    flag: `--${name}`,
+    ...(range.since !== undefined && minor < range.since ? { since: range.since } : {}),
+    ...(range.until !== undefined && minor >= range.until ? { until: range.until } : {}),
+  };
 }
 
 /** CA's version as reports print it: the image tag ("v1.32.1"), else the minor casdoctor assumes ("1.32"). */
@@ -593,6 +690,20 @@ export function buildCaConfig(input: { deployment?: Deployment; overrideArgs?: s
     );
   }
 
+  const versionedFlags: VersionedFlag[] = [];
+  // flags casdoctor only recognises: the same version gate as the typed ones
+  for (const parsed of [fromDeployment, fromOverride]) {
+    for (const name of Object.keys(parsed.values)) {
+      const range = OTHER_FLAG_VERSIONS.get(name);
+      if (!range || supportedIn(range, minor)) continue;
+      const msg = `unknown flag: --${name} (not in cluster-autoscaler 1.${minor})`;
+      if (version.known) {
+        unknownFlags.push(`--${name}`);
+        versionedFlags.push(versionedFlagOf(name, range, minor));
+        errors.push(msg);
+      } else warnings.push(msg);
+    }
+  }
   const flags = {} as Record<keyof CaFlags, FlagValue<unknown>>;
   for (const [key, def] of Object.entries(FLAG_DEFS) as Array<[keyof CaFlags, FlagDef<unknown>]>) {
     const supported = supportedIn(def, minor);
@@ -610,6 +721,7 @@ export function buildCaConfig(input: { deployment?: Deployment; overrideArgs?: s
       const msg = `unknown flag: --${def.name} (not in cluster-autoscaler 1.${minor})`;
       if (version.known) {
         unknownFlags.push(`--${def.name}`);
+        versionedFlags.push(versionedFlagOf(def.name, def, minor));
         errors.push(msg);
       } else warnings.push(msg);
     }
@@ -676,14 +788,21 @@ export function buildCaConfig(input: { deployment?: Deployment; overrideArgs?: s
         }
       : {}),
     version,
-    deploymentArgs,
-    overrideArgs,
+    // what reports quote of CA's command line: secret-like values blanked (they were parsed from the raw arrays above)
+    deploymentArgs: scrubArgs(deploymentArgs),
+    overrideArgs: scrubArgs(overrideArgs),
     flags: typed,
     nodeGroupSpecs,
     gpuLimits,
     autoDiscovery,
     errors,
     unknownFlags: [...new Set(unknownFlags)],
+    versionedFlags: dedupeBy(versionedFlags, (f) => f.flag),
     warnings,
   };
+}
+
+function dedupeBy<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((t) => !seen.has(key(t)) && seen.add(key(t)));
 }

@@ -17,9 +17,22 @@ export const CA_EVENT_REASONS = [
   'DeleteUnregistered',
   'DeleteUnregisteredFailed',
   'ClusterAutoscalerCleanup',
+  // on the status ConfigMap when --enable-graceful-degradation trips (CA 1.37: core/podlistprocessor/filter_out_schedulable.go)
+  'GracefulDegradationStarted',
+  'GracefulDegradationStopped',
+  // on the cluster-autoscaler-priority-expander ConfigMap (CA: expander/priority/priority.go; present since at least 1.20)
+  'PriorityConfigMapInvalid',
+  'PriorityConfigMapNotMatchedGroup',
+  'PriorityConfigMapNoGroupMatched',
 ] as const;
 export type CaEventReason = (typeof CA_EVENT_REASONS)[number];
 const CA_REASON_SET = new Set<string>(CA_EVENT_REASONS);
+
+/** CA's only event without a reason (CA 1.30+: processors/provreq/pods_filter.go LogIgnoredInScaleUpEvent). */
+export const PROVREQ_CONSUMER_PREFIX =
+  "Unschedulable pod didn't trigger scale-up, because it's consuming ProvisioningRequest ";
+/** The ConfigMap the priority expander reads, in CA's --namespace (CA: expander/priority/priority.go PriorityConfigMapName). */
+export const PRIORITY_CONFIGMAP_NAME = 'cluster-autoscaler-priority-expander';
 
 export interface ScaleUpGroupChange {
   group: string;
@@ -29,7 +42,8 @@ export interface ScaleUpGroupChange {
 }
 
 export interface CaPodEvent {
-  reason: CaEventReason;
+  /** '' only for the ProvisioningRequest consumer event, which CA records without a reason. */
+  reason: CaEventReason | '';
   type?: string;
   message: string;
   /** Newest of lastTimestamp / eventTime / series.lastObservedTime / firstTimestamp. */
@@ -45,6 +59,8 @@ export interface CaPodEvent {
   maxTotalNodesReached?: boolean;
   /** TriggeredScaleUp: each group resized ("{ng 1->2 (max: 10)}"). */
   groups?: ScaleUpGroupChange[];
+  /** The empty-reason event: the ProvisioningRequest the pod consumes, so CA skips it in normal scale-up. */
+  provisioningRequest?: { namespace: string; name: string };
   event: KubeEvent;
 }
 
@@ -95,11 +111,12 @@ function isFromCa(ev: KubeEvent): boolean {
 /** A CA event, parsed. Returns undefined for events that are not Cluster Autoscaler's. */
 export function parseCaPodEvent(ev: KubeEvent): CaPodEvent | undefined {
   const reason = ev.reason ?? '';
-  if (!CA_REASON_SET.has(reason) || !isFromCa(ev)) return undefined;
   const message = ev.message ?? '';
+  const provReq = reason === '' ? parseProvisioningRequestRef(message) : undefined;
+  if ((!CA_REASON_SET.has(reason) && !provReq) || !isFromCa(ev)) return undefined;
   const time = eventTime(ev);
   const base: CaPodEvent = {
-    reason: reason as CaEventReason,
+    reason: reason as CaEventReason | '',
     ...(ev.type ? { type: ev.type } : {}),
     message,
     ...(time ? { time } : {}),
@@ -108,7 +125,96 @@ export function parseCaPodEvent(ev: KubeEvent): CaPodEvent | undefined {
   };
   if (reason === 'NotTriggerScaleUp') return { ...base, ...parseNotTriggerMessage(message) };
   if (reason === 'TriggeredScaleUp') return { ...base, groups: parseTriggeredScaleUp(message) };
+  if (provReq) return { ...base, provisioningRequest: provReq };
   return base;
+}
+
+/** "…consuming ProvisioningRequest ns/name" -> {ns, name}; undefined for any other message. */
+export function parseProvisioningRequestRef(message: string): { namespace: string; name: string } | undefined {
+  const text = message.trim();
+  if (!text.startsWith(PROVREQ_CONSUMER_PREFIX)) return undefined;
+  const ref = text.slice(PROVREQ_CONSUMER_PREFIX.length);
+  const slash = ref.indexOf('/');
+  if (slash <= 0 || slash === ref.length - 1) return undefined;
+  return { namespace: ref.slice(0, slash), name: ref.slice(slash + 1) };
+}
+
+/** A CA event about an object other than a pod: a CapacityBuffer, the status ConfigMap or the priority-expander ConfigMap. */
+export interface CaObjectEvent {
+  reason: CaEventReason;
+  type?: string;
+  message: string;
+  time?: Date;
+  count: number;
+  object: { kind: string; namespace?: string; name: string };
+  /** CapacityBuffer NotTriggerScaleUp / TriggeredScaleUp: how many of the buffer's fake pods the event is about. */
+  fakePods?: number;
+  /** CapacityBuffer TriggeredScaleUp: the groups resized ("[{ng 1->2 (max: 10)}]"). */
+  groups?: ScaleUpGroupChange[];
+  /** CapacityBuffer NotTriggerScaleUp: the per-pod reason messages as CA joined them (with "," and no space). */
+  reasonsText?: string;
+  /** PriorityConfigMapNotMatchedGroup: the node group no priority regex matches. */
+  nodeGroup?: string;
+  event: KubeEvent;
+}
+
+const BUFFER_NOT_TRIGGERED = /^capacity buffer (\d+) fake pods didn't trigger scale-up: ([\s\S]*)$/;
+const BUFFER_TRIGGERED = /^capacity buffer (\d+) fake pods triggered scale-up: ([\s\S]*)$/;
+const PRIORITY_NOT_MATCHED =
+  /^Priority expander: node group (.+) not found in priority expander configuration\. The group won't be used\.$/;
+
+/**
+ * A CA event about a CapacityBuffer (CA 1.34+: processors/capacitybuffer/scale_up_status_processor.go), the status
+ * ConfigMap (GracefulDegradation*, 1.37) or the priority-expander ConfigMap (PriorityConfigMap*); undefined otherwise.
+ */
+export function parseCaObjectEvent(ev: KubeEvent): CaObjectEvent | undefined {
+  const reason = ev.reason ?? '';
+  const kind = ev.involvedObject?.kind ?? '';
+  if (!CA_REASON_SET.has(reason) || !isFromCa(ev) || kind === 'Pod' || kind === '') return undefined;
+  const message = (ev.message ?? '').trim();
+  const time = eventTime(ev);
+  const out: CaObjectEvent = {
+    reason: reason as CaEventReason,
+    ...(ev.type ? { type: ev.type } : {}),
+    message,
+    ...(time ? { time } : {}),
+    count: ev.series?.count ?? ev.count ?? 1,
+    object: {
+      kind,
+      ...(ev.involvedObject.namespace ? { namespace: ev.involvedObject.namespace } : {}),
+      name: ev.involvedObject.name ?? '',
+    },
+    event: ev,
+  };
+  if (kind === 'CapacityBuffer') {
+    const not = BUFFER_NOT_TRIGGERED.exec(message);
+    if (reason === 'NotTriggerScaleUp' && not) return { ...out, fakePods: Number(not[1]), reasonsText: not[2] };
+    const yes = BUFFER_TRIGGERED.exec(message);
+    if (reason === 'TriggeredScaleUp' && yes)
+      return { ...out, fakePods: Number(yes[1]), groups: parseTriggeredScaleUp(yes[2]) };
+    return out;
+  }
+  if (reason === 'PriorityConfigMapNotMatchedGroup') {
+    const m = PRIORITY_NOT_MATCHED.exec(message);
+    if (m) return { ...out, nodeGroup: m[1] };
+  }
+  return out;
+}
+
+/** Every CA event about non-pod objects, newest first (ties: by object and reason, so output is stable). */
+export function caObjectEvents(events: KubeEvent[]): CaObjectEvent[] {
+  const out: CaObjectEvent[] = [];
+  for (const ev of events) {
+    const parsed = parseCaObjectEvent(ev);
+    if (parsed) out.push(parsed);
+  }
+  return out.sort(
+    (a, b) =>
+      (b.time?.getTime() ?? 0) - (a.time?.getTime() ?? 0) ||
+      `${a.object.kind}/${a.object.namespace ?? ''}/${a.object.name}/${a.reason}`.localeCompare(
+        `${b.object.kind}/${b.object.namespace ?? ''}/${b.object.name}/${b.reason}`,
+      ),
+  );
 }
 
 function parseNotTriggerMessage(

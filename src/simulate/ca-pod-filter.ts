@@ -4,6 +4,17 @@ import type { Pod, PriorityClass } from '../model/k8s.js';
 
 const POD_SCALE_UP_DELAY = 'cluster-autoscaler.kubernetes.io/pod-scale-up-delay';
 const DAEMONSET_POD = 'cluster-autoscaler.kubernetes.io/daemonset-pod';
+// CA: apis/provisioningrequest/autoscaling.x-k8s.io/v1 ProvisioningRequestPodAnnotationKey and the deprecated key (provisioningrequest/pods)
+export const CONSUME_PROVREQ_ANNOTATION = 'autoscaling.x-k8s.io/consume-provisioning-request';
+export const CONSUME_PROVREQ_ANNOTATION_DEPRECATED = 'cluster-autoscaler.kubernetes.io/consume-provisioning-request';
+
+/** The ProvisioningRequest a pod consumes (same namespace), as CA's pods filter reads it; undefined when none. */
+export function consumedProvisioningRequest(pod: Pod): string | undefined {
+  const ann = pod.metadata.annotations ?? {};
+  if (Object.hasOwn(ann, CONSUME_PROVREQ_ANNOTATION)) return ann[CONSUME_PROVREQ_ANNOTATION];
+  if (Object.hasOwn(ann, CONSUME_PROVREQ_ANNOTATION_DEPRECATED)) return ann[CONSUME_PROVREQ_ANNOTATION_DEPRECATED];
+  return undefined;
+}
 
 export type PodStage =
   | { kind: 'scheduled'; node: string }
@@ -96,6 +107,15 @@ export function classifyPodForCa(
       kind: 'ignored',
       caWord: 'DaemonSet pod',
       reason: 'it is a DaemonSet pod; CA never scales up for DaemonSet pods',
+    };
+  }
+  const provReq = ca.flags.enableProvisioningRequests.value ? consumedProvisioningRequest(pod) : undefined;
+  if (provReq !== undefined) {
+    // CA: processors/provreq/pods_filter.go drops the pod from normal scale-up (and records an event without a reason)
+    return {
+      kind: 'ignored',
+      caWord: 'consumes ProvisioningRequest',
+      reason: `it consumes ProvisioningRequest ${pod.metadata.namespace ?? 'default'}/${provReq}; CA scales up for the ProvisioningRequest, never for the pod itself`,
     };
   }
   const delayMs = scaleUpDelayMs(pod, ca);

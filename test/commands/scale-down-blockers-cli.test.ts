@@ -19,6 +19,7 @@ describe('casdoctor scale-down-blockers on the bundled demo (real process)', () 
       'notes',
       'nodes',
       'cooldowns',
+      'caHealth',
     ]);
     expect(report.summary).toBe(
       '0 of 11 nodes could be removed now; 1 not autoscaled; 1 at min size; 1 scale-down disabled by annotation; 1 not underutilized; 4 blocked by pods: 2 UnmovableKubeSystemPod, 1 ControllerNotFound, 1 LocalStorageRequested; 3 no place to move pods',
@@ -61,7 +62,11 @@ describe('casdoctor scale-down-blockers on the bundled demo (real process)', () 
     const r = cli(['scale-down-blockers', ...demo]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[2]).toMatch(/^0 of 11 nodes could be removed now; /);
+    // CA's own health comes first (the demo's CA cannot list VolumeAttachments), then the summary
+    expect(lines[2]).toBe('CA health');
+    const summary = lines.findIndex((l) => /^0 of 11 nodes could be removed now; /.test(l));
+    expect(summary).toBeGreaterThan(2);
+    expect(lines.slice(3, summary).join('\n')).toContain('ca-loop-failing');
     expect(r.stdout).toMatch(/NODE\s+GROUP\s+UTILIZATION\s+VERDICT\s+CA REASON\s+BLOCKING PODS/);
     expect(r.stdout).toMatch(/ip-10-0-22-96\s+demo-general\s+cpu 84\.3% <= 85%\*\s+kept\s+BlockedByPod/);
     expect(r.stdout).toContain('mirror (static) pods: kube-system/pg-backup-agent-ip-10-0-41-17.ec2.internal');
@@ -83,7 +88,8 @@ describe('casdoctor scale-down-blockers on the bundled demo (real process)', () 
     expect(one.nodes.map((n: { name: string }) => n.name)).toEqual(['ip-10-0-27-211.ec2.internal']);
     expect(one.summary).toBe('0 of 1 node could be removed now; 1 blocked by pods: 1 UnmovableKubeSystemPod');
     expect(new Set(one.findings.map((f: { checkId: string }) => f.checkId))).toEqual(
-      new Set(['pod-unmovable-kube-system', 'pod-not-safe-to-evict', 'pod-not-replicated']),
+      // CA's health is about CA, not a node: it stays in a narrowed report
+      new Set(['ca-loop-failing', 'pod-unmovable-kube-system', 'pod-not-safe-to-evict', 'pod-not-replicated']),
     );
     const spot = JSON.parse(cli(['scale-down-blockers', ...demo, '-o', 'json', '--nodegroup', 'demo-spot']).stdout);
     expect(spot.nodes.map((n: { caReason: string }) => n.caReason)).toEqual([

@@ -150,7 +150,8 @@ describe('casdoctor snapshot', () => {
     const dir = join(tmp, 'reexport');
     const snap = await snapshot(dir, [DEMO]);
     expect(snap.exitCode).toBe(0);
-    const dumps = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    // every file but the README is a dump: kubectl/aws JSON and CA's log (ca-log-*.log)
+    const dumps = readdirSync(dir).filter((f) => f !== 'README.md');
     expect(snap.stdout).toContain(`Wrote ${dumps.length} dumps to ${dir}:`);
     expect(dumps.length).toBeGreaterThan(15);
     expect(snap.stdout).toContain('Complete: everything casdoctor reads was gathered.');
@@ -378,6 +379,8 @@ describe('casdoctor snapshot --redact', () => {
     for (const m of text.matchAll(/\bi-[0-9a-f]{17}\b/g)) found.add(m[0]);
     for (const m of text.matchAll(/\bip-\d+-\d+-\d+-\d+\b/g)) found.add(m[0]);
     for (const m of text.matchAll(/arn:aws:[^"]+/g)) found.add(m[0]);
+    for (const m of text.matchAll(/\b(?:subnet|vpc|sg|ami|lt|vol)-[0-9a-f]{8,17}\b/g)) found.add(m[0]);
+    for (const m of text.matchAll(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g)) found.add(m[0]);
     return [...found];
   }
 
@@ -424,7 +427,9 @@ describe('casdoctor snapshot --redact', () => {
     const map = JSON.parse(readFileSync(mapFile, 'utf8'));
     const node = map.find((e: any) => e.category === 'ipv4' && e.original === '10.0.14.37');
     expect(nodes.map((n: any) => n.metadata.name)).toContain(`ip-${node.pseudonym.replaceAll('.', '-')}.ec2.internal`);
-    expect(new Set(map.map((e: any) => e.category))).toEqual(new Set(['account', 'arn', 'instance', 'ipv4']));
+    expect(new Set(map.map((e: any) => e.category))).toEqual(
+      new Set(['account', 'arn', 'instance', 'ipv4', 'resource', 'uid']),
+    );
   });
 
   it('gives the same pseudonyms in every run with the same salt (CASDOCTOR_REDACT_SALT) and others with another salt', async () => {

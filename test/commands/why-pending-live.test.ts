@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 function options(extra: Partial<WhyPendingOptions>): WhyPendingOptions {
-  return { ...PIPED_JSON, all: true, ...extra };
+  return { ...PIPED_JSON, all: true, allNamespaces: true, ...extra };
 }
 
 async function run(o: WhyPendingOptions, live: boolean) {

@@ -20,9 +20,9 @@ describe('gatherKubernetes connections', () => {
 
     const lists = server.requests.filter((r) => r.method === 'GET');
     expect(got.pods.length).toBeGreaterThan(3);
-    // one page per object: far more requests than the 15 resource types listed in parallel
+    // one page per object: far more requests than the 18 resource types listed in parallel
     expect(lists.length).toBeGreaterThan(20);
     expect(connect.mock.calls.length).toBeGreaterThan(0);
-    expect(connect.mock.calls.length).toBeLessThanOrEqual(15);
+    expect(connect.mock.calls.length).toBeLessThanOrEqual(18);
   });
 });

@@ -175,3 +175,25 @@ describe('gatherLive', () => {
     }
   });
 });
+
+describe('gatherLive and CA’s record', () => {
+  it('reads CA’s log over the --ca-log-since window and keeps the texts after merging with AWS', async () => {
+    const { kube, options } = await start();
+    const got = await gatherLive(options({ caLogSince: '45m' }));
+    const logs = kube.requests.filter((r) => r.path.endsWith('/log'));
+    expect(logs.map((r) => r.query.sinceSeconds)).toEqual(['2700', '2700']);
+    expect(got.caLogTexts?.map((l) => [l.pod, l.previous, l.sinceSeconds])).toEqual([
+      ['cluster-autoscaler-6d9f7c8b5-h2x4k', false, 2700],
+    ]);
+    expect(got.caProxyTexts?.map((p) => p.path)).toEqual(['/metrics']);
+  });
+
+  it('refuses a --ca-log-since that is not a duration before sending anything', async () => {
+    const { kube, aws, options } = await start();
+    await expect(gatherLive(options({ caLogSince: 'an hour' }))).rejects.toThrow(
+      '--ca-log-since "an hour": use a duration of at least 1s, such as 30m, 1h or 6h',
+    );
+    expect(kube.requests).toEqual([]);
+    expect(aws.requests).toEqual([]);
+  });
+});

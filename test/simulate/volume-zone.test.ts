@@ -7,7 +7,7 @@ import {
 } from '../../src/simulate/predicates/volume-zone.js';
 import { nodeInfoFor } from '../../src/simulate/resources.js';
 import { buildClusterView, type ClusterViewInput } from '../../src/simulate/scheduler.js';
-import { node, pod, pv, pvc } from '../builders/k8s.js';
+import { node, pod, pv, pvc, storageClass } from '../builders/k8s.js';
 
 const claim = pvc('data-db-0').boundTo('pvc-legacy').build();
 const p = pod('db-0').withPvc('data-db-0').build();
@@ -93,10 +93,59 @@ describe('VolumeZone', () => {
     );
   });
 
-  it('skips unbound claims', () => {
-    const unbound = pvc('data-db-0').build();
-    const v = buildClusterView({ nodes: [], pods: [], pvcs: [unbound], pvs: [], storageClasses: [] });
-    expect(volumeZone(p, nodeInfoFor(node().build(), []), v).code).toBe('Success');
+  // kube-scheduler pkg/scheduler/framework/plugins/volumezone/volume_zone.go getPVbyPod: only a WaitForFirstConsumer
+  // claim without a volume is skipped; the other unbound cases reject the pod on every node, zone labels or not.
+  it.each([
+    ['skips an unbound claim whose class waits for the first consumer', pvc('data-db-0'), [storageClass('gp3')], 'Success', undefined],
+    [
+      'rejects an unbound claim of an Immediate class',
+      pvc('data-db-0'),
+      [storageClass('gp3').immediate()],
+      'UnschedulableAndUnresolvable',
+      'PersistentVolume had no name',
+    ],
+    [
+      'rejects an unbound claim without a class',
+      pvc('data-db-0').withStorageClass(null),
+      [],
+      'UnschedulableAndUnresolvable',
+      'PersistentVolumeClaim had no pv name and storageClass name',
+    ],
+    [
+      'rejects an unbound claim whose class does not exist',
+      pvc('data-db-0').withStorageClass('io2'),
+      [storageClass('gp3')],
+      'UnschedulableAndUnresolvable',
+      'storageclass.storage.k8s.io "io2" not found',
+    ],
+  ])('%s', (_name, claimBuilder, classes, code, reason) => {
+    const v = buildClusterView({
+      nodes: [],
+      pods: [],
+      pvcs: [claimBuilder.build()],
+      pvs: [],
+      storageClasses: classes.map((c) => c.build()),
+    });
+    const bare = node()
+      .withoutLabel(
+        'topology.kubernetes.io/zone',
+        'topology.kubernetes.io/region',
+        'failure-domain.beta.kubernetes.io/zone',
+        'failure-domain.beta.kubernetes.io/region',
+      )
+      .build();
+    for (const n of [node().inZone('us-east-1b').build(), bare]) {
+      const s = volumeZone(p, nodeInfoFor(n, []), v);
+      expect(s.code).toBe(code);
+      if (reason) expect(s.reasons).toEqual([reason]);
+    }
+  });
+
+  it('rejects a pod whose claim does not exist with the lister\'s not-found error', () => {
+    const v = buildClusterView({ nodes: [], pods: [], pvcs: [], pvs: [], storageClasses: [] });
+    expect(volumeZone(p, nodeInfoFor(node().build(), []), v).reasons).toEqual([
+      'persistentvolumeclaim "data-db-0" not found',
+    ]);
   });
 
   it('is not evaluated without PVs', () => {

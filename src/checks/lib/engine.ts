@@ -16,14 +16,18 @@ export function runChecks(checks: readonly Check[], analysis: Analysis, command:
   const skipped: Skipped[] = [];
   for (const check of checks) {
     if (!check.meta.commands.includes(command)) continue;
-    const missing = analysis.missingData(check.meta.requires);
+    const missing =
+      analysis.missingData(check.meta.requires) ??
+      (check.meta.requiresRecord ?? []).map((k) => analysis.missingRecord(k)).find((m) => m !== undefined);
     if (missing) {
       skipped.push({ checkId: check.meta.id, reason: missing.reason, detail: missing.detail });
       continue;
     }
     check.run({
       analysis,
+      command,
       report: (input: FindingInput<string>) => findings.push(toFinding(check.meta, input)),
+      skip: (reason: string, detail: string) => skipped.push({ checkId: check.meta.id, reason, detail }),
     });
   }
   findings.sort(compareFindings);

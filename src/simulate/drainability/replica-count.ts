@@ -2,6 +2,7 @@
  * CA: simulator/drainability/rules/replicacount/rule.go (only with --skip-nodes-with-custom-controller-pods=true).
  * The pod's controller must exist in CA's listers: ReplicationController, DaemonSet (apps), Job, ReplicaSet or
  * StatefulSet (apps), looked up by namespace and name. RC/RS with spec.replicas < --min-replica-count block too.
+ * The RC branch comes first and ignores the apiVersion's group, as upstream's does.
  */
 import type { Pod } from '../../model/k8s.js';
 import { apiGroupOf, controllerRef, isDaemonSetPod } from './pod-util.js';
@@ -14,9 +15,8 @@ export function replicaCountUnknown(ctx: DrainContext, pod: Pod): string | undef
   if (!ctx.listers) return undefined;
   const ref = controllerRef(pod);
   if (!ref) return undefined;
-  if (ref.kind === 'ReplicationController')
-    return `ReplicationController ${ref.name} cannot be checked (replicationcontrollers are not in the snapshot)`;
   const kinds: Record<string, keyof NonNullable<DrainContext['listers']>> = {
+    ReplicationController: 'replicationControllers',
     DaemonSet: 'daemonSets',
     Job: 'jobs',
     ReplicaSet: 'replicaSets',
@@ -39,7 +39,21 @@ export function replicaCount(ctx: DrainContext, pod: Pod): DrainStatus {
   const key = objectKey(ns, ref.name);
   const min = ctx.options.minReplicaCount;
   if (ref.kind === 'ReplicationController') {
-    // not in casdoctor's snapshot: see replicaCountUnknown
+    // CA: simulator/drainability/rules/replicacount/rule.go checks RCs first and exactly like ReplicaSets (existence,
+    // then spec.replicas < --min-replica-count); without RCs in the snapshot casdoctor cannot judge (replicaCountUnknown).
+    if (!listers.replicationControllers) return UNDEFINED;
+    const rc = listers.replicationControllers.get(key);
+    if (!rc)
+      return blocked(
+        'ControllerNotFound',
+        `replication controller for ${name} is not available, err: replicationcontrollers "${ref.name}" not found`,
+      );
+    const replicas = rc.spec?.replicas;
+    if (replicas !== undefined && replicas < min)
+      return blocked(
+        'MinReplicasReached',
+        `replication controller for ${name} has too few replicas spec: ${replicas} min: ${min}`,
+      );
     return UNDEFINED;
   }
   if (isDaemonSetPod(pod)) {

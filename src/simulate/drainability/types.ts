@@ -22,10 +22,20 @@ export interface DrainStatus {
  * cannot look the controller up, and casdoctor says so instead of guessing.
  */
 export interface ControllerListers {
+  /** core/v1 ReplicationControllers (only `spec.replicas` is read). */
+  replicationControllers?: Map<string, ReplicationControllerLike>;
   replicaSets?: Map<string, ReplicaSet>;
   statefulSets?: Map<string, StatefulSet>;
   daemonSets?: Map<string, DaemonSet>;
   jobs?: Map<string, Job>;
+}
+
+/** A core/v1 ReplicationController as `kubectl get rc -o json` prints it; the rule reads only metadata and spec.replicas. */
+export interface ReplicationControllerLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name?: string; namespace?: string; uid?: string };
+  spec?: { replicas?: number };
 }
 
 /** The CA flags the rules read (options.NodeDeleteOptions) plus the version-dependent behaviour. */

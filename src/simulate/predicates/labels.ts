@@ -76,3 +76,25 @@ export function describeLabelSelector(selector: LabelSelector | null | undefined
   }
   return parts.length > 0 ? parts.join(',') : '<everything>';
 }
+
+// apimachinery pkg/util/validation/validation.go: qualified names and label values.
+const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** validation.IsValidLabelValue: at most 63 characters, empty or alphanumeric at both ends with [-_.] inside. */
+export function isValidLabelValue(value: string): boolean {
+  return value.length <= 63 && LABEL_VALUE.test(value);
+}
+
+/** validation.IsQualifiedName: an optional DNS-subdomain prefix (at most 253) and "/", then a name of at most 63. */
+export function isQualifiedName(key: string): boolean {
+  const parts = key.split('/');
+  let name = key;
+  if (parts.length === 2) {
+    const [prefix, n] = parts;
+    if (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) return false;
+    name = n;
+  } else if (parts.length !== 1) return false;
+  return name.length > 0 && name.length <= 63 && QUALIFIED_NAME_PART.test(name);
+}

@@ -2,11 +2,14 @@
  * kube-scheduler NodeAffinity Filter (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go) and the
  * node-selector matching it relies on (component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go).
  * Semantics kept: terms are ORed, expressions within a term ANDed; an empty term matches nothing; a term with an
- * invalid requirement (unknown operator, In without values, Gt with a non-integer) never matches; matchFields
- * supports metadata.name with In/NotIn and exactly one value.
+ * invalid requirement (unknown operator, In without values, Gt with a non-integer, a key that is not a qualified name,
+ * or any value that is not a valid label value) never matches while the other terms still count (labels.NewRequirement;
+ * the API server accepts such values, so the pod is created and then fits no node); matchFields supports
+ * metadata.name with In/NotIn and exactly one value.
  */
 import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../model/k8s.js';
 import type { ClusterView, FilterStatus, NodeInfo } from '../../model/scheduling.js';
+import { isQualifiedName, isValidLabelValue } from './labels.js';
 import { failure, success } from './status.js';
 
 export const NODE_AFFINITY = 'NodeAffinity';
@@ -22,7 +25,16 @@ function parseInt64(s: string | undefined): bigint | undefined {
   return v < INT64_MIN || v > INT64_MAX ? undefined : v;
 }
 
-/** labels.NewRequirement validation for node selector expressions. */
+/** Why labels.NewRequirement rejects a node selector expression, or undefined when it is valid. */
+export function expressionProblem(r: NodeSelectorRequirement): string | undefined {
+  if (!expressionValid(r)) return 'invalid requirement';
+  if (!isQualifiedName(r.key)) return `key "${r.key}" is not a valid label key`;
+  // apimachinery labels/selector.go NewRequirement: every value must be a valid label value, whatever the operator
+  const bad = (r.values ?? []).find((v) => !isValidLabelValue(v));
+  return bad === undefined ? undefined : `value "${bad}" is not a valid label value`;
+}
+
+/** labels.NewRequirement validation for node selector expressions (operator and value count). */
 function expressionValid(r: NodeSelectorRequirement): boolean {
   const n = r.values?.length ?? 0;
   switch (r.operator) {
@@ -85,9 +97,21 @@ function termMatches(term: NodeSelectorTerm, node: Node, why?: string[]): boolea
   }
   const exprs = term.matchExpressions ?? [];
   const flds = term.matchFields ?? [];
-  const invalid = [...exprs.filter((e) => !expressionValid(e)), ...flds.filter((f) => !fieldValid(f))];
-  if (invalid.length > 0) {
-    why?.push(`invalid requirement ${describeRequirement(invalid[0])}`);
+  // component-helpers nodeaffinity.go newNodeSelectorTerm: one unparsable requirement makes the whole term match nothing
+  for (const e of exprs) {
+    const problem = expressionProblem(e);
+    if (problem) {
+      why?.push(
+        problem === 'invalid requirement'
+          ? `invalid requirement ${describeRequirement(e)}`
+          : `invalid requirement ${describeRequirement(e)}: ${problem}, so the term matches no node`,
+      );
+      return false;
+    }
+  }
+  const badField = flds.find((f) => !fieldValid(f));
+  if (badField) {
+    why?.push(`invalid requirement ${describeRequirement(badField)}`);
     return false;
   }
   const labels = node.metadata.labels ?? {};

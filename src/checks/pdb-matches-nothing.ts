@@ -2,6 +2,7 @@ import { describeLabelSelector } from '../simulate/predicates/labels.js';
 import { defineCheck } from './define-check.js';
 import { evaluatePdb } from './lib/preflight-pdb.js';
 import { context, objectSubject } from './lib/preflight.js';
+import { operatorPodsSelectedBy } from '../simulate/preflight.js';
 
 export default defineCheck({
   meta: {
@@ -60,6 +61,8 @@ export default defineCheck({
         continue;
       }
       if (e.workloads.length > 0 || e.clusterPods > 0) continue;
+      // pods an operator creates from a Prometheus/Alertmanager among the inputs: named in the notes, not a typo
+      if (operatorPodsSelectedBy(pf, pdb.object).length > 0) continue;
       const sameNs = pf.workloads.filter((w) => w.namespace === ns);
       ctx.report({
         ...base,

@@ -27,6 +27,8 @@ interface Gap {
   labels: Array<{ key: string; value: string; template?: string }>;
   resources: Array<{ name: string; value: string }>;
   other: string[];
+  /** CA builds no template at all: why, in CA's words. */
+  noTemplate?: string;
 }
 
 function gapBetween(p: GroupPlacement, pod: Pod): Gap {
@@ -34,7 +36,7 @@ function gapBetween(p: GroupPlacement, pod: Pod): Gap {
   const real = p.g.real?.node as Node;
   const template = p.g.scratch.node;
   if (!template) {
-    gap.other.push(`CA builds no template for it: ${p.g.gate?.detail ?? p.g.scratch.reason ?? 'unknown'}`);
+    gap.noTemplate = p.g.gate?.detail ?? p.g.scratch.reason ?? 'no reason recorded';
     return gap;
   }
   const rl = real.metadata.labels ?? {};
@@ -67,6 +69,7 @@ function describeGap(g: Gap): string {
   if (g.resources.length)
     parts.push(`resource(s) ${g.resources.map((r) => `${r.name}=${r.value}`).join(', ')}`);
   parts.push(...g.other);
+  if (g.noTemplate) parts.push(`a template (${g.noTemplate})`);
   return parts.join('; ');
 }
 
@@ -82,6 +85,8 @@ export default defineCheck({
     messages: {
       onlyReal:
         "{workload} fits real nodes of {groups} but not CA's template of it, which lacks {gap}: CA cannot scale up for it when the group has no usable node (scaled to zero, or after a CA restart).",
+      noTemplate:
+        '{workload} fits real nodes of {groups}, but CA builds no template for it ({reason}): CA cannot scale up for it when the group has no usable node (scaled to zero, or after a CA restart).',
     },
     upstream:
       'cluster-autoscaler processors/nodeinfosprovider/mixed_nodeinfos_processor.go (real node vs template), cloudprovider/aws/aws_manager.go extractLabelsFromAsg; kubernetes/autoscaler#3780, #4893',
@@ -121,13 +126,21 @@ export default defineCheck({
       // with minSize > 0 a real node normally exists and CA templates from it; at min 0 the template decides
       const allScaleToZero = p.realOnly.every((g) => g.g.group.minSize === 0);
       const first = gaps[0];
+      const groupNames = listNames(p.realOnly.map((g) => g.g.group.name));
       ctx.report({
-        messageId: 'onlyReal',
-        data: {
-          workload: workloadRef(w),
-          groups: listNames(p.realOnly.map((g) => g.g.group.name)),
-          gap: describeGap(first.gap) || 'what the pod selects',
-        },
+        ...(first.gap.noTemplate !== undefined
+          ? {
+              messageId: 'noTemplate' as const,
+              data: { workload: workloadRef(w), groups: groupNames, reason: first.gap.noTemplate },
+            }
+          : {
+              messageId: 'onlyReal' as const,
+              data: {
+                workload: workloadRef(w),
+                groups: groupNames,
+                gap: describeGap(first.gap) || 'what the pod selects',
+              },
+            }),
         subject: workloadSubject(w),
         severity: allScaleToZero ? 'error' : 'warning',
         ...(first.g.ca?.failures[0] ? { schedulerReason: first.g.ca.failures[0].reasons[0] } : {}),

@@ -44,10 +44,18 @@ export default defineCheck({
               `${g.g.group.name}: CA's template counts the instance's whole capacity; real nodes keep back kube-reserved, system-reserved and eviction memory. Size requests for the real allocatable (${d.values}), or use a larger instance type.`,
             );
           } else if (d.plugin === 'TaintToleration' && g.g.real) {
-            const t = findUntoleratedTaint(p.pod.spec.tolerations, g.g.real.node.spec?.taints);
-            if (t) {
+            // every untolerated taint the template lacks goes in the fix, not just the first the scheduler met
+            const inTemplate = new Set((g.g.scratch.node?.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`));
+            const missing = (g.g.real.node.spec?.taints ?? []).filter(
+              (t) => !inTemplate.has(`${t.key}:${t.effect}`) && findUntoleratedTaint(p.pod.spec.tolerations, [t]),
+            );
+            if (missing.length > 0) {
+              const text = missing.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ');
               advice.push(
-                `${g.g.group.name}: its nodes carry taint ${t.key}${t.value ? `=${t.value}` : ''}:${t.effect} that CA's template lacks, so CA scales it for pods that cannot run there. ${templateTagAdvice(g.g, [{ key: `${TAINT_PREFIX}${t.key}`, value: `${t.value ?? ''}:${t.effect}` }])}`,
+                `${g.g.group.name}: its nodes carry taint(s) ${text} that CA's template lacks, so CA scales it for pods that cannot run there. ${templateTagAdvice(
+                  g.g,
+                  missing.map((t) => ({ key: `${TAINT_PREFIX}${t.key}`, value: `${t.value ?? ''}:${t.effect}` })),
+                )}`,
               );
             }
           } else {

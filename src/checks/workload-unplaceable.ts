@@ -41,6 +41,8 @@ export default defineCheck({
     messages: {
       none: '{workload} fits none of the {count} node group(s), even when CA scales them from zero: {reasons}.',
       noGroups: '{workload} has no node group to run on: the inputs define none CA could scale.',
+      noneManaged:
+        "CA's discovery flags ({discovery}) manage none of the {count} node group(s) ({groups}): CA scales up for no workload ({workloads} among the manifests).",
     },
     upstream:
       'cluster-autoscaler core/scaleup/orchestrator/orchestrator.go (SchedulablePodGroups on template nodes), cloudprovider/aws/aws_manager.go buildNodeFromTemplate',
@@ -48,9 +50,52 @@ export default defineCheck({
   run(ctx) {
     const pf = context(ctx.analysis);
     if (!pf) return;
-    for (const p of placements(ctx.analysis)) {
+    // a group casdoctor cannot build offline may take the workload: "not evaluated", a skipped entry, never a failure
+    const undecided = new Map<string, { detail: string; workloads: string[] }>();
+    const all = placements(ctx.analysis);
+    // CA's flags manage none of the groups: one discovery finding, not the same verdict on every workload
+    if (pf.groups.length > 0 && pf.groups.every((g) => g.gate?.kind === 'not-discovered') && all.length > 0) {
+      const ca = ctx.analysis.ca;
+      const f = ca.flags;
+      const discovery =
+        [
+          ...f.nodeGroupAutoDiscovery.value.map((v) => `--node-group-auto-discovery=${v}`),
+          ...f.nodes.value.map((v) => `--nodes=${v}`),
+        ].join(' ') || 'no --nodes or --node-group-auto-discovery';
+      ctx.report({
+        messageId: 'noneManaged',
+        data: {
+          discovery,
+          count: pf.groups.length,
+          groups: listNames(pf.groups.map((g) => g.group.name)),
+          workloads: all.length,
+        },
+        subject: {
+          kind: 'Deployment',
+          name: ca.deployment?.name ?? 'cluster-autoscaler',
+          ...(ca.deployment?.namespace ? { namespace: ca.deployment.namespace } : {}),
+        },
+        evidence: pf.groups.slice(0, 5).map((g) => ({
+          source: `node group ${g.group.name}`,
+          observed: g.gate?.detail ?? 'not discovered',
+        })),
+        remediation:
+          "Make CA's --node-group-auto-discovery tags match the groups' ASG tags (k8s.io/cluster-autoscaler/enabled and k8s.io/cluster-autoscaler/<cluster-name>), or list them with --nodes=<min>:<max>:<asg>.",
+      });
+      return;
+    }
+    for (const p of all) {
       if (p.caFits.length > 0 || p.realOnly.length > 0) continue;
       const w = p.workload;
+      if (p.notEvaluated.length > 0) {
+        for (const g of p.notEvaluated) {
+          const name = g.g.group.name;
+          const entry = undecided.get(name) ?? { detail: g.g.gate?.detail ?? caShortReason(g), workloads: [] };
+          entry.workloads.push(workloadRef(w));
+          undecided.set(name, entry);
+        }
+        continue;
+      }
       if (p.groups.length === 0) {
         ctx.report({
           messageId: 'noGroups',
@@ -78,6 +123,12 @@ export default defineCheck({
         evidence: [...evidence, ...p.notes.map((n) => ({ source: 'casdoctor', observed: n }))],
         remediation: [...categories].map((c) => `- ${ADVICE[c]}`).join('\n'),
       });
+    }
+    for (const [name, u] of [...undecided].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      ctx.skip(
+        'not-evaluated',
+        `node group ${name} not evaluated: ${u.detail}. Workloads no evaluated group fits, so not evaluated: ${listNames(u.workloads, 6)}`,
+      );
     }
   },
 });

@@ -1,3 +1,4 @@
+import { safeText } from '../report/sanitize.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { runChecks } from '../checks/lib/engine.js';
@@ -99,8 +100,10 @@ export async function runPreflight(o: PreflightCommandOptions, deps: Deps): Prom
   const knownChecks = new Set(CHECKS.map((c) => c.meta.id));
   const config = await loadCasdoctorConfig(o.config, knownChecks);
 
-  const { readManifests } = await import('../gather/manifests.js');
+  const { readManifests, requireWorkloads } = await import('../gather/manifests.js');
   const manifests = await readManifests(manifestsPaths, { defaultNamespace: o.namespace ?? 'default' });
+  // a CI gate that checked nothing must not pass: an empty `helm template |`, an empty directory, only Services
+  requireWorkloads(manifests, manifestsPaths);
   const declared: DeclaredNodeGroups[] = [];
   if (o.eksctl) {
     const { readEksctlConfig } = await import('../gather/eksctl.js');
@@ -129,14 +132,22 @@ export async function runPreflight(o: PreflightCommandOptions, deps: Deps): Prom
     ...declared.map((d) => `${d.origin === 'eksctl' ? 'eksctl' : 'node-groups'} ${d.file}`),
     ...(cluster ? [cluster.via === 'live' ? 'live cluster and AWS' : `--from ${o.from.join(', ')}`] : []),
   ];
+  // one cause, said the same way on every skipped check: the AWS gap if there is one, else how to supply the ASGs
+  const asgGap = cluster?.raw.gaps.find((g) => g.resource === 'autoscaling:DescribeAutoScalingGroups');
+  const noGroupsDetail = asgGap
+    ? `no node groups could be read: ${asgGap.detail}; the workloads are not evaluated`
+    : `no node groups could be read from ${sourcesText.join(', ')}${cluster?.via === 'from' ? ' (add `aws autoscaling describe-auto-scaling-groups --output json` to the dump)' : ''}; the workloads are not evaluated`;
   for (const s of run.skipped) {
     if (s.reason !== 'not-provided') skipped.push(s);
     else if (!pf.nodeGroupSourceGiven) {
+      const noGroups = declared.map((d) => d.noGroupsReason).filter((r): r is string => !!r);
       notApplicable.push({
         checkId: s.checkId,
-        reason: 'no node groups given (--eksctl, --node-groups, --from or --live)',
+        reason: noGroups.length
+          ? noGroups.join('; ')
+          : 'no node groups given (--eksctl, --node-groups, --from or --live)',
       });
-    } else skipped.push({ ...s, detail: `no node groups could be read from ${sourcesText.join(', ')}` });
+    } else skipped.push({ ...s, detail: noGroupsDetail });
   }
 
   // locations, then .casdoctor.yaml and casdoctor.io/ignore
@@ -184,13 +195,13 @@ export async function runPreflight(o: PreflightCommandOptions, deps: Deps): Prom
     notes: [...pf.notes],
   };
 
-  for (const w of [...manifests.warnings, ...pf.warnings]) deps.stderr(`warning: ${w}\n`);
+  for (const w of [...manifests.warnings, ...pf.warnings]) deps.stderr(`warning: ${safeText(w)}\n`);
   if (cluster) {
-    for (const w of cluster.raw.warnings) deps.stderr(`warning: ${w}\n`);
-    for (const g of cluster.raw.gaps) deps.stderr(`warning: ${g.detail}\n`);
+    for (const w of cluster.raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
+    for (const g of cluster.raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
   }
   for (const u of applied.unknownAnnotationIds)
-    deps.stderr(`warning: casdoctor.io/ignore names an unknown check: ${u}\n`);
+    deps.stderr(`warning: casdoctor.io/ignore names an unknown check: ${safeText(u)}\n`);
 
   const cwd = process.cwd();
   const uriFor = (file: string): string => {
@@ -304,6 +315,7 @@ function workloadReports(a: Analysis): PreflightWorkloadReport[] {
           fits: g.ca?.fits ?? false,
           ...(g.g.gate ? { gate: `${g.g.gate.reason}: ${g.g.gate.detail}` } : {}),
           reasons: g.g.gate ? [g.g.gate.reason] : (g.ca?.failures[0]?.reasons ?? []),
+          ...(g.g.notEvaluated ? { notEvaluated: { ...g.g.notEvaluated } } : {}),
           ...(d?.values ? { values: d.values } : {}),
           ...(g.real
             ? {

@@ -3,7 +3,14 @@
 // eksctl: pkg/apis/eksctl.io/v1alpha5 (types.go, defaults.go); docs "Auto Scaling" (propagateASGTags, scaling from 0).
 import { InputError } from '../model/errors.js';
 import type { Taint } from '../model/k8s.js';
-import type { DeclaredNodeGroup, DeclaredNodeGroups, EksTaint } from '../model/preflight.js';
+import type {
+  DeclaredNodeGroup,
+  DeclaredNodeGroups,
+  EksctlInstanceSelector,
+  EksTaint,
+  NotEvaluatedReason,
+} from '../model/preflight.js';
+import { MAX_YAML_ALIASES } from './input-files.js';
 import { parseYamlFile, readFlagFile } from './yaml-file.js';
 
 export const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
@@ -42,8 +49,14 @@ function isObj(v: unknown): v is Obj {
 
 /** Parses a ClusterConfig; anything eksctl itself would reject as malformed is an InputError naming file and line. */
 export function parseEksctlConfig(text: string, file: string): DeclaredNodeGroups {
-  const { doc, lineOf } = parseYamlFile(text, file, { uniqueKeys: false, version: '1.1', merge: true });
-  const cfg = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  // logLevel error: the yaml library's process warnings ("Keys with collection values ...") never leak
+  const { doc, lineOf } = parseYamlFile(text, file, {
+    uniqueKeys: false,
+    version: '1.1',
+    merge: true,
+    logLevel: 'error',
+  });
+  const cfg = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
   if (!isObj(cfg) || cfg.kind !== 'ClusterConfig' || !String(cfg.apiVersion ?? '').startsWith('eksctl.io/')) {
     throw new InputError(
       `${file}: not an eksctl ClusterConfig (apiVersion eksctl.io/v1alpha5, kind ClusterConfig)`,
@@ -83,7 +96,8 @@ export function parseEksctlConfig(text: string, file: string): DeclaredNodeGroup
       );
     });
   }
-  if (groups.length === 0) warnings.push(`${file}: the ClusterConfig has no nodeGroups or managedNodeGroups`);
+  // Auto Mode and hybrid-node clusters have no ASG for CA to scale: nothing is unread, so nothing is "incomplete"
+  const noGroupsReason = groups.length === 0 ? noNodeGroupsReason(cfg, file) : undefined;
   const seen = new Set<string>();
   for (const g of groups) {
     if (seen.has(g.name)) {
@@ -98,7 +112,19 @@ export function parseEksctlConfig(text: string, file: string): DeclaredNodeGroup
     ...(region ? { region } : {}),
     groups,
     warnings,
+    ...(noGroupsReason ? { noGroupsReason } : {}),
   };
+}
+
+function noNodeGroupsReason(cfg: Obj, file: string): string {
+  const auto = isObj(cfg.autoModeConfig) && cfg.autoModeConfig.enabled === true;
+  const hybrid = isObj(cfg.remoteNetworkConfig);
+  const kind = auto
+    ? 'an EKS Auto Mode cluster (autoModeConfig.enabled): EKS provisions its nodes, not CA'
+    : hybrid
+      ? 'a hybrid-nodes cluster (remoteNetworkConfig): its nodes are not in ASGs CA scales'
+      : 'no ASG CA could scale';
+  return `${file} declares no nodeGroups or managedNodeGroups, ${kind}`;
 }
 
 function clusterAvailabilityZones(cfg: Obj): string[] {
@@ -228,11 +254,21 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
   else if (dist && Array.isArray(dist.instanceTypes)) instanceTypes = dist.instanceTypes.map(String);
   else if (typeof ng.instanceType === 'string' && ng.instanceType !== 'mixed')
     instanceTypes = [ng.instanceType];
+  // eksctl: pkg/eks/nodegroup_service.go Normalize/ExpandInstanceSelectorOptions: an IsZero() selector (`{}`, as
+  // `--dry-run` writes it) is absent; a managed group with a launchTemplate gets no default type (the template has it)
+  const instanceSelector = selectorOf(ng.instanceSelector, file, line);
+  const launchTemplate = isObj(ng.launchTemplate) ? ng.launchTemplate : undefined;
+  let unresolved: NotEvaluatedReason | undefined;
   if (instanceTypes.length === 0) {
-    if (ng.instanceSelector !== undefined) {
-      notes.push(
-        'instanceSelector is resolved to instance types by eksctl at creation time; casdoctor cannot resolve it offline (list instanceTypes instead)',
-      );
+    if (instanceSelector) {
+      // resolved against the instance-type table in simulate/preflight.ts resolveInstanceSelector
+    } else if (c.managed && launchTemplate) {
+      const id = String(launchTemplate.id ?? launchTemplate.name ?? '?');
+      const version = launchTemplate.version !== undefined ? ` version ${String(launchTemplate.version)}` : '';
+      unresolved = {
+        missing: `the instance type of launch template ${id}${version}, which the file does not hold`,
+        supply: `run preflight with --live, or --from a dump holding \`aws ec2 describe-launch-template-versions --launch-template-id ${id}\`, or list the type in instanceTypes`,
+      };
     } else {
       instanceTypes = [DEFAULT_INSTANCE_TYPE];
       notes.push(`no instance type given: eksctl's default ${DEFAULT_INSTANCE_TYPE} assumed`);
@@ -258,7 +294,9 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
 
   // Zones: the group's own, its subnets' zones, else the cluster's
   let zones: string[] = [];
-  if (Array.isArray(ng.availabilityZones)) zones = ng.availabilityZones.map(String);
+  // eksctl: pkg/apis/eksctl.io/v1alpha5/types.go NodeGroup.LocalZones (self-managed groups only)
+  if (!c.managed && Array.isArray(ng.localZones) && ng.localZones.length > 0) zones = ng.localZones.map(String);
+  else if (Array.isArray(ng.availabilityZones)) zones = ng.availabilityZones.map(String);
   else if (Array.isArray(ng.subnets)) {
     const byKey = subnetZones(c.subnets);
     zones = [...new Set(ng.subnets.map((s) => byKey.get(String(s))).filter((z): z is string => !!z))];
@@ -308,11 +346,16 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
     for (const [k, v] of Object.entries(userTags)) addTag(k, v);
   }
   if (propagate) {
-    // eksctl docs "Scaling up from 0": propagateASGTags adds node-template tags for the group's labels and taints
+    // eksctl: pkg/cfn/builder/nodegroup.go GenerateClusterAutoscalerTags writes label tags and taint tags with the
+    // taint's value only (no ":<effect>"), which CA's extractTaintsFromAsg ignores; resources are never propagated.
+    // A tag the user wrote under `tags` keeps its value.
+    const addGenerated = (key: string, value: string) => {
+      if (!Object.hasOwn(userTags, key)) addTag(key, value);
+    };
     for (const [k, v] of Object.entries(labels)) {
-      if (k !== 'kubernetes.io/os') addTag(`${LABEL_TAG}${k}`, v);
+      if (k !== 'kubernetes.io/os') addGenerated(`${LABEL_TAG}${k}`, v);
     }
-    for (const t of taints) addTag(`${TAINT_TAG}${t.key}`, `${t.value ?? ''}:${t.effect}`);
+    for (const t of taints) addGenerated(`${TAINT_TAG}${t.key}`, t.value ?? '');
     if (c.managed) for (const [k, v] of Object.entries(userTags)) addTag(k, v);
   }
 
@@ -332,6 +375,9 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
     desiredCapacity,
     volumeSizeGiB,
     notes,
+    ...(propagate ? { propagateASGTags: true } : {}),
+    ...(instanceSelector && instanceTypes.length === 0 ? { instanceSelector } : {}),
+    ...(unresolved ? { unresolved } : {}),
   };
   if (c.managed) {
     const capacityType = spot ? 'SPOT' : 'ON_DEMAND';
@@ -341,9 +387,23 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
     group.labels['eks.amazonaws.com/capacityType'] = capacityType;
     if (taints.some((t) => t.value === undefined)) {
       notes.push(
-        'a taint without a value: CA only reads EKS taints that have both key and value from DescribeNodegroup [unverified how EKS returns it]',
+        'a taint without a value: CA only reads EKS taints that have both key and value from DescribeNodegroup',
       );
     }
   }
   return group;
+}
+
+/** A non-empty instanceSelector, or undefined for an absent or IsZero() one (`instanceSelector: {}`). */
+function selectorOf(v: unknown, file: string, line: number): EksctlInstanceSelector | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isObj(v)) throw new InputError(`${file}:${line}: instanceSelector must be a map`, file);
+  const out: EksctlInstanceSelector = {};
+  if (typeof v.vCPUs === 'number' && v.vCPUs !== 0) out.vCPUs = v.vCPUs;
+  if (v.memory !== undefined && v.memory !== null && String(v.memory) !== '') out.memory = String(v.memory);
+  if (typeof v.gpus === 'number') out.gpus = v.gpus;
+  if (typeof v.cpuArchitecture === 'string' && v.cpuArchitecture !== '') out.cpuArchitecture = v.cpuArchitecture;
+  if (typeof v.allow === 'string') out.allow = v.allow;
+  if (typeof v.deny === 'string') out.deny = v.deny;
+  return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -1,12 +1,21 @@
 // Reads workload manifests for `casdoctor preflight -f`: files, directories (recursively) or stdin, each holding
 // multi-document YAML or JSON (`helm template` and `kustomize build` output included). Every object keeps the file
 // and line it was written at, so findings point there.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
+import { isCollection, isMap, isPair, isSeq, LineCounter, parseAllDocuments, visit } from 'yaml';
 import { InputError } from '../model/errors.js';
-import type { KubeObject } from '../model/k8s.js';
+import type { Deployment, KubeObject } from '../model/k8s.js';
 import type { LocatedObject, ManifestSet } from '../model/preflight.js';
+import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
+import {
+  aliasBomb,
+  isAliasBomb,
+  isStackOverflow,
+  listInputFiles,
+  MAX_YAML_ALIASES,
+  readRegularFile,
+  tooDeep,
+  WarningCounter,
+} from './input-files.js';
 import { malformedYaml } from './yaml-file.js';
 
 /** The label used for objects read from stdin (`-f -`). */
@@ -18,17 +27,82 @@ export const MANIFEST_KINDS = new Set([
   'StatefulSet',
   'DaemonSet',
   'ReplicaSet',
+  'ReplicationController',
   'Job',
   'CronJob',
   'Pod',
   'PodDisruptionBudget',
   'PersistentVolumeClaim',
+  // static provisioning: a claim pre-bound (volumeName) to a PV in the same manifests is bound once applied
+  'PersistentVolume',
   'StorageClass',
   'PriorityClass',
   'HorizontalPodAutoscaler',
 ]);
 
-const CLUSTER_SCOPED = new Set(['StorageClass', 'PriorityClass']);
+/** Kinds that make pods: preflight checks nothing without one. */
+export const WORKLOAD_KINDS = new Set([
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'ReplicationController',
+  'Job',
+  'CronJob',
+  'Pod',
+]);
+
+/** Custom resources well-known operators turn into pods (kept so a PDB for those pods is not "matches nothing"). */
+export const OPERATOR_RESOURCE_KINDS: Record<string, string[]> = {
+  'monitoring.coreos.com': ['Prometheus', 'Alertmanager', 'ThanosRuler', 'PrometheusAgent'],
+};
+
+export function isOperatorResource(o: { apiVersion?: unknown; kind?: unknown }): boolean {
+  const group = String(o.apiVersion ?? '').split('/')[0];
+  return (OPERATOR_RESOURCE_KINDS[group] ?? []).includes(String(o.kind ?? ''));
+}
+
+/** The containers of a workload's pod template (a Pod's own, a CronJob's job template's), [] when it has none. */
+function podContainersOf(o: { kind?: string; spec?: unknown }): unknown[] {
+  const at = (v: unknown, ...path: string[]): unknown =>
+    path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), v);
+  const spec =
+    o.kind === 'Pod'
+      ? at(o, 'spec')
+      : o.kind === 'CronJob'
+        ? at(o, 'spec', 'jobTemplate', 'spec', 'template', 'spec')
+        : at(o, 'spec', 'template', 'spec');
+  const containers = at(spec, 'containers');
+  return Array.isArray(containers) ? containers : [];
+}
+
+/**
+ * Throws an InputError (exit 2) when the manifests hold no workload: an empty `helm template |` pipe, an empty
+ * directory or only ConfigMaps and Services would otherwise pass a CI gate with nothing checked.
+ */
+export function requireWorkloads(set: ManifestSet, paths: readonly string[]): void {
+  // a workload counts when preflight can check it: a pod template with at least one container
+  if (set.objects.some((o) => WORKLOAD_KINDS.has(o.object.kind ?? '') && podContainersOf(o.object).length > 0)) return;
+  const counts = new Map<string, number>();
+  for (const o of set.objects) counts.set(o.object.kind ?? '', (counts.get(o.object.kind ?? '') ?? 0) + 1);
+  for (const [k, n] of Object.entries(set.ignoredKinds)) counts.set(k, (counts.get(k) ?? 0) + n);
+  // kinds are foreign text: only plain identifiers are named
+  const named = [...counts].filter(([k]) => /^[A-Za-z][A-Za-z0-9]{0,62}$/.test(k)).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const sources = paths.map((p) => (p === '-' ? 'stdin' : p)).join(', ');
+  const found =
+    total === 0
+      ? set.sources.length === 0
+        ? 'no file to read'
+        : 'no Kubernetes objects'
+      : `only ${named.map(([k, n]) => `${n} ${k}`).join(', ')}${named.length < counts.size ? ', ...' : ''}`;
+  const unusable = set.objects.filter((o) => WORKLOAD_KINDS.has(o.object.kind ?? '')).length;
+  throw new InputError(
+    `no workloads in the input: did \`helm template\` fail? (-f ${sources}: ${found}${unusable ? `; ${unusable} workload(s) without a container to check` : ''})`,
+  );
+}
+
+const CLUSTER_SCOPED = new Set(['StorageClass', 'PriorityClass', 'PersistentVolume']);
 const LOADABLE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
 export interface ReadManifestsOptions {
@@ -52,8 +126,8 @@ export async function readManifests(
       set.sources.push(STDIN_LABEL);
       continue;
     }
-    for (const file of await listFiles(p)) {
-      const text = await readFile(file, 'utf8');
+    for (const file of await listInputFiles('-f', p, LOADABLE_EXTENSIONS, set.warnings)) {
+      const text = await readRegularFile('-f', file);
       addParsed(set, parseManifestText(text, file));
       set.sources.push(file);
     }
@@ -118,26 +192,6 @@ async function readAllStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function listFiles(path: string): Promise<string[]> {
-  let st: Awaited<ReturnType<typeof stat>>;
-  try {
-    st = await stat(path);
-  } catch {
-    throw new InputError(`-f ${path}: no such file or directory`, path);
-  }
-  if (st.isFile()) return [path];
-  if (!st.isDirectory()) throw new InputError(`-f ${path}: not a file or directory`, path);
-  const out: string[] = [];
-  const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const e of entries) {
-    if (e.name.startsWith('.')) continue;
-    const full = join(path, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(full)));
-    else if (e.isFile() && LOADABLE_EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(full);
-  }
-  return out;
-}
-
 export interface ParsedManifests {
   objects: LocatedObject[];
   warnings: string[];
@@ -160,9 +214,41 @@ export function parseManifestText(text: string, file: string): ParsedManifests {
   const out: ParsedManifests = { objects: [], warnings: [], ignoredKinds: {} };
   const trimmed = text.trimStart();
   if (trimmed === '') return out;
-  const docs =
-    trimmed.startsWith('{') || trimmed.startsWith('[') ? parseJson(text, file) : parseYaml(text, file);
+  // an unrendered Helm template: `{{- if … }}` would otherwise be read as (malformed) JSON or YAML
+  const helm = HELM_ACTION.exec(text);
+  const helmError = () => {
+    const line = helm ? lineIndex(text)(helm.index) : 1;
+    return new InputError(
+      `${file}:${line}: an unrendered Helm template ("${helm?.[0].slice(0, 40)}"): render it first (\`helm template <release> <chart> | casdoctor preflight -f -\`)`,
+      file,
+      { line, column: 1 },
+    );
+  };
+  if (helm && trimmed.startsWith('{{')) throw helmError();
+  let docs: RawDoc[];
+  try {
+    docs = trimmed.startsWith('{') || trimmed.startsWith('[') ? parseJson(text, file) : parseYaml(text, file, out.warnings);
+  } catch (e) {
+    if (isStackOverflow(e)) throw tooDeep(file);
+    if (helm && e instanceof InputError) throw helmError();
+    throw e;
+  }
+  // an unquoted action (`name: {{ include … }}`) parses as a mapping key: the objects are garbage, not just literal
+  if (helm && out.warnings.some((w) => w.includes(COLLECTION_KEY))) throw helmError();
+  if (helm) {
+    out.warnings.push(
+      `${file}:${lineIndex(text)(helm.index)}: "${helm[0].slice(0, 40)}" looks like an unrendered Helm template; it is read literally (render it first: \`helm template <release> <chart> | casdoctor preflight -f -\`)`,
+    );
+  }
   for (const doc of docs) addDoc(out, doc, file);
+  // one warning per distinct text: a million null items are one line with a count
+  const counter = new WarningCounter();
+  for (const w of out.warnings) counter.add(w);
+  out.warnings = counter.flush();
+  // secrets on command lines (a CA Deployment's --password) never reach a finding's evidence
+  scrubCaArgsInDeployments(
+    out.objects.filter((o) => o.object.kind === 'Deployment').map((o) => o.object as Deployment),
+  );
   return out;
 }
 
@@ -199,7 +285,7 @@ function addObject(out: ParsedManifests, item: unknown, location: { file: string
     out.warnings.push(`${where}: an object without kind; ignored`);
     return;
   }
-  if (!MANIFEST_KINDS.has(kind)) {
+  if (!MANIFEST_KINDS.has(kind) && !isOperatorResource(item)) {
     if (kind === 'ClusterConfig' && String(item.apiVersion ?? '').startsWith('eksctl.io/')) {
       out.warnings.push(
         `${where}: an eksctl ClusterConfig among the manifests; pass it with --eksctl to use its node groups`,
@@ -249,7 +335,7 @@ function checkStringMaps(out: ParsedManifests, item: Record<string, unknown>, wh
       for (const [k, v] of Object.entries(map)) {
         if (typeof v === 'string') continue;
         out.warnings.push(
-          `${where}: ${path}.${field}.${k} is ${v === null ? 'null' : `the ${typeof v} ${String(v)}`}, not a string; kubectl rejects it (quote the value)`,
+          `${where}: ${path}.${field}.${k} is ${v === null ? 'null' : typeof v === 'object' ? `a ${Array.isArray(v) ? 'list' : 'mapping'} (an unquoted "{{ }}"?)` : `the ${typeof v} ${String(v)}`}, not a string; kubectl rejects it (quote the value)`,
         );
         map[k] = v === null ? '' : String(v);
       }
@@ -260,17 +346,46 @@ function checkStringMaps(out: ParsedManifests, item: Record<string, unknown>, wh
 // ---------------------------------------------------------------------------------------------------------------
 // YAML
 
-function parseYaml(text: string, file: string): RawDoc[] {
+/** A Helm template action: `{{ .Values.x }}`, `{{- include … }}`, a `{{/` comment. */
+const HELM_ACTION =
+  /\{\{-?\s*(?:\.(?:Values|Release|Chart|Files|Capabilities|Template)\b|(?:include|template|define|toYaml|tpl)\s|(?:if|with|range)\s[^}\n]*\.Values|\/\*)[^\n]*?\}\}/;
+
+const COLLECTION_KEY = 'a mapping key that is itself a mapping or list';
+
+function parseYaml(text: string, file: string, warnings: string[]): RawDoc[] {
   const lineCounter = new LineCounter();
-  // YAML 1.1 with merge keys, as kubectl and helm read manifests (go-yaml): `yes` is a boolean, `<<:` merges
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: false, version: '1.1', merge: true });
+  // YAML 1.1 with merge keys, as kubectl and helm read manifests (go-yaml): `yes` is a boolean, `<<:` merges;
+  // logLevel error: the yaml library's own process warnings never leak, casdoctor words them with file:line
+  const docs = parseAllDocuments(text, {
+    lineCounter,
+    uniqueKeys: false,
+    version: '1.1',
+    merge: true,
+    logLevel: 'error',
+  });
   const out: RawDoc[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];
     if (err) throw malformedYaml(err, file);
     const contents = d.contents;
     if (!contents) continue;
-    const value = d.toJS({ maxAliasCount: 100 });
+    visit(d, {
+      Pair(_, pair) {
+        if (isPair(pair) && isCollection(pair.key)) {
+          const at = lineCounter.linePos(pair.key.range?.[0] ?? 0).line;
+          warnings.push(
+            `${file}:${at}: ${COLLECTION_KEY} (kubectl rejects it; an unquoted "{{ }}"?); read as text`,
+          );
+        }
+      },
+    });
+    let value: unknown;
+    try {
+      value = d.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    } catch (e) {
+      if (isAliasBomb(e)) throw aliasBomb(file);
+      throw e;
+    }
     if (value === null || value === undefined) continue;
     const lineOf = (offset: number) => lineCounter.linePos(offset).line;
     const doc: RawDoc = { value, line: lineOf(contents.range?.[0] ?? 0) };

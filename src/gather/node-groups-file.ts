@@ -40,7 +40,7 @@ export async function readNodeGroupsFile(path: string): Promise<DeclaredNodeGrou
 }
 
 export function parseNodeGroupsFile(text: string, file: string): DeclaredNodeGroups {
-  const { doc, lineOf } = parseYamlFile(text, file, { uniqueKeys: true });
+  const { doc, lineOf } = parseYamlFile(text, file, { uniqueKeys: true, logLevel: 'error' });
   const fail = (path: Array<string | number>, msg: string): never => {
     throw new InputError(`${file}:${lineOf(path)}: ${msg}`, file);
   };

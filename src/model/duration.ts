@@ -151,8 +151,17 @@ export function formatDuration(ms: number): string {
   return negative ? `-${out}` : out;
 }
 
+const HOUR_MS = 3_600_000;
+
 /** Go's form with zero trailing units dropped, for prose: "10m", "1h30m", "1h0m5s" stays, "0s" stays. */
 export function formatDurationShort(ms: number): string {
+  // ages of days print as days and hours ("2636d19h"), never "63283h2m12.317s"
+  const abs = Math.abs(ms);
+  if (abs >= 48 * HOUR_MS) {
+    const hours = Math.floor(abs / HOUR_MS);
+    const days = Math.floor(hours / 24);
+    return `${ms < 0 ? '-' : ''}${days}d${hours % 24 ? `${hours % 24}h` : ''}`;
+  }
   const full = formatDuration(ms);
   if (!/[hm]/.test(full.replace(/ms$/, ''))) return full;
   return full.replace(/([hm])0s$/, '$1').replace(/(h)0m$/, '$1');

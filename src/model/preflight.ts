@@ -74,6 +74,29 @@ export interface DeclaredNodeGroup {
   volumeSizeGiB?: number;
   /** Notes about defaults casdoctor assumed while reading the file. */
   notes: string[];
+  /** eksctl `instanceSelector` criteria (a non-empty one): preflight resolves them against the instance-type table. */
+  instanceSelector?: EksctlInstanceSelector;
+  /** eksctl's propagateASGTags: eksctl writes label tags and value-only taint tags on the ASG. */
+  propagateASGTags?: boolean;
+  /** What casdoctor cannot know offline about the group (its CA template is then not evaluated), and how to supply it. */
+  unresolved?: NotEvaluatedReason;
+}
+
+/** eksctl's InstanceSelector (pkg/apis/eksctl.io/v1alpha5 types.go): exact vCPU/memory/GPU matches. */
+export interface EksctlInstanceSelector {
+  vCPUs?: number;
+  /** As written; a bare number is GiB (eksctl's bytequantity). */
+  memory?: string;
+  gpus?: number;
+  cpuArchitecture?: string;
+  allow?: string;
+  deny?: string;
+}
+
+/** Why an outcome is "not evaluated": what casdoctor lacks, and how the user can supply it. */
+export interface NotEvaluatedReason {
+  missing: string;
+  supply: string;
 }
 
 /** Node groups read from a file, with the cluster and region the file names. */
@@ -84,6 +107,8 @@ export interface DeclaredNodeGroups {
   region?: string;
   groups: DeclaredNodeGroup[];
   warnings: string[];
+  /** Set when the file declares no node groups on purpose (EKS Auto Mode, hybrid nodes): nothing for CA to scale. */
+  noGroupsReason?: string;
 }
 
 /** A check as the preflight reports describe it (SARIF rules, JUnit testcases). */
@@ -139,6 +164,8 @@ export interface PreflightWorkloadReport {
     reasons: string[];
     values?: string;
     realNode?: { fits: boolean; reasons: string[]; values?: string };
+    /** Set when casdoctor could not evaluate the group (neither fits nor fails): what is missing, how to supply it. */
+    notEvaluated?: NotEvaluatedReason;
   }>;
   notes?: string[];
 }

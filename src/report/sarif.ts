@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding, Severity } from '../model/findings.js';
 import type { PreflightReport } from '../model/preflight.js';
+import { safeJsonText, safeLines, safeText } from './sanitize.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 const INFORMATION_URI = 'https://github.com/casdoctor/casdoctor';
@@ -28,7 +29,12 @@ function ruleName(id: string): string {
 
 export function defaultUri(file: string): string {
   if (file === '<stdin>') return 'stdin';
-  return file.replaceAll('\\', '/').replace(/^\.\//, '');
+  const path = file.replaceAll('\\', '/').replace(/^\.\//, '');
+  // an absolute path is a file:// URI (SARIF 3.10.3 artifactLocation.uri is a URI, not a path): /a b -> file:///a%20b
+  const drive = /^[A-Za-z]:\//.exec(path)?.[0];
+  if (!path.startsWith('/') && !drive) return path;
+  const rest = drive ? path.slice(drive.length) : path.slice(1);
+  return `file:///${drive ?? ''}${rest.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /**
@@ -53,8 +59,16 @@ export function fingerprints(findings: Finding[]): string[] {
   });
 }
 
+/**
+ * A SARIF plain-text message from foreign text: control and bidi characters made visible, and a `](` escaped so no
+ * `[text](url)` in a manifest becomes an embedded link (SARIF 2.1.0 §3.11.6); other brackets (YAML lists) stay as written.
+ */
+function sarifText(s: string): string {
+  return safeLines(s).replace(/\](?=\()/g, '\\]');
+}
+
 function resultText(f: Finding): string {
-  return f.remediation ? `${f.message}\nFix: ${f.remediation}` : f.message;
+  return sarifText(f.remediation ? `${f.message}\nFix: ${f.remediation}` : f.message);
 }
 
 export function renderSarif(report: PreflightReport, options: SarifOptions = {}): string {
@@ -106,22 +120,22 @@ export function renderSarif(report: PreflightReport, options: SarifOptions = {})
               {
                 kind: f.suppressed.kind === 'annotation' ? 'inSource' : 'external',
                 status: 'accepted',
-                justification: f.suppressed.reason,
+                justification: sarifText(f.suppressed.reason),
               },
             ],
           }
         : {}),
       properties: {
-        subject: `${f.subject.kind}/${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`,
-        ...(f.nodeGroup ? { nodeGroup: f.nodeGroup } : {}),
-        ...(f.schedulerReason ? { schedulerReason: f.schedulerReason } : {}),
-        ...(f.caReason ? { caReason: f.caReason } : {}),
+        subject: safeText(`${f.subject.kind}/${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`),
+        ...(f.nodeGroup ? { nodeGroup: safeText(f.nodeGroup) } : {}),
+        ...(f.schedulerReason ? { schedulerReason: safeText(f.schedulerReason) } : {}),
+        ...(f.caReason ? { caReason: safeText(f.caReason) } : {}),
       },
     };
   });
   const notifications = report.skipped.map((s) => ({
     level: 'warning' as const,
-    message: { text: `check ${s.checkId} skipped (${s.reason}): ${s.detail}` },
+    message: { text: sarifText(`check ${s.checkId} skipped (${s.reason}): ${s.detail}`) },
     descriptor: { id: s.checkId },
   }));
   const log = {
@@ -150,5 +164,5 @@ export function renderSarif(report: PreflightReport, options: SarifOptions = {})
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${safeJsonText(JSON.stringify(log, null, 2))}\n`;
 }

@@ -114,6 +114,13 @@ export function parseCaStatus(cm: ConfigMap, now: Date): CaStatus {
   } else if (body.trimStart().startsWith('Cluster-autoscaler status at')) {
     status.format = 'text';
     parseTextStatus(body, status);
+  } else if (/^\s*(Cluster-wide:|NodeGroups:)/m.test(body) && !/^\s*(autoscalerStatus|clusterWide|time):/m.test(body)) {
+    // old CA text pasted or written without its "Cluster-autoscaler status at <time>:" header line: still the text
+    // format (clusterstate/api/utils.go GetReadableString), read as such; the missing header is a problem, said once
+    status.format = 'text';
+    status.problems.push('text status without its "Cluster-autoscaler status at <time>:" header line');
+    parseTextStatus(`Cluster-autoscaler status at (none):\n${body}`, status);
+    status.problems = status.problems.filter((p) => p !== 'unreadable status time "(none)"');
   } else {
     status.format = 'yaml';
     parseYamlStatus(body, status);
@@ -229,10 +236,13 @@ function parseYamlStatus(body: string, status: CaStatus): void {
     status.problems.push(
       `status is neither the text format nor valid YAML: ${(e as Error).message.split('\n')[0]}`,
     );
+    status.format = 'unknown';
     return;
   }
+  // a text casdoctor cannot read is "unknown" (unparseable, with its problems), never a YAML status without data
   if (!isObj(doc)) {
     status.problems.push('status YAML is not a mapping');
+    status.format = 'unknown';
     return;
   }
   const time = doc.time;
@@ -265,8 +275,10 @@ function parseYamlStatus(body: string, status: CaStatus): void {
       status.nodeGroups.push(readYamlGroup(g));
     });
   } else if (groups !== undefined && groups !== null) status.problems.push('nodeGroups is not a list');
-  if (!status.autoscalerStatus && !cw)
+  if (!status.autoscalerStatus && !cw) {
     status.problems.push('status YAML has neither autoscalerStatus nor clusterWide');
+    status.format = 'unknown';
+  }
 }
 
 function readYamlGroup(g: Obj): CaStatusNodeGroup {

@@ -17,6 +17,8 @@ export const WORKLOAD_KINDS = [
   'StatefulSet',
   'DaemonSet',
   'ReplicaSet',
+  // core/v1: still creates pods (kubernetes/examples uses it); CA's drainability rules list it as replicated
+  'ReplicationController',
   'Job',
   'CronJob',
   'Pod',
@@ -86,6 +88,7 @@ function replicasOf(o: KubeObject): number | undefined {
     case 'Deployment':
     case 'StatefulSet':
     case 'ReplicaSet':
+    case 'ReplicationController':
       return typeof spec.replicas === 'number' ? spec.replicas : 1;
     case 'Job':
       return typeof spec.parallelism === 'number' ? spec.parallelism : 1;
@@ -116,6 +119,8 @@ function ownerFor(kind: WorkloadKind, o: KubeObject, podName: string): ObjectMet
       return ref('batch/v1', 'Job', name);
     case 'Pod':
       return o.metadata.ownerReferences;
+    case 'ReplicationController':
+      return ref('v1', kind, name);
     default:
       return ref('apps/v1', kind, name);
   }

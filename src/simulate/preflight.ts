@@ -15,6 +15,7 @@ import type {
   Deployment,
   KubeObject,
   Node,
+  PersistentVolume,
   PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
@@ -25,8 +26,10 @@ import type { NodeGroup } from '../model/node-group.js';
 import type {
   DeclaredNodeGroup,
   DeclaredNodeGroups,
+  EksctlInstanceSelector,
   LocatedObject,
   ManifestSet,
+  NotEvaluatedReason,
 } from '../model/preflight.js';
 import { formatBytes, formatResource } from '../model/quantity.js';
 import type { ClusterView, FilterStatus, NodeInfo } from '../model/scheduling.js';
@@ -34,6 +37,7 @@ import { emptyInputs, type RawInputs } from '../model/snapshot.js';
 import { Analysis } from './analysis.js';
 import { buildCaConfig, findCaDeployment } from './ca-config.js';
 import type { InstanceTypeInfo, StaticInstanceTypeData } from './instance-types.js';
+import { compileLabelSelector } from './predicates/labels.js';
 import { explainNodeAffinityMismatch } from './predicates/node-affinity.js';
 import { insufficientResources } from './predicates/node-resources-fit.js';
 import { findUntoleratedTaint } from './predicates/taint-toleration.js';
@@ -74,15 +78,17 @@ export interface PreflightOptions {
   staticInstanceTypes: StaticInstanceTypeData;
 }
 
-export type GateKind = 'not-discovered' | 'max-size-zero' | 'no-template';
+export type GateKind = 'not-discovered' | 'max-size-zero' | 'no-template' | 'not-evaluated';
 
 export interface PreflightGroup {
   group: NodeGroup;
   declared?: DeclaredNodeGroup;
   /** CA's template at zero nodes. */
   scratch: ScratchTemplate;
-  /** Why CA cannot scale the group for any pod. */
+  /** Why CA cannot scale the group for any pod ('not-evaluated': casdoctor cannot tell offline). */
   gate?: { kind: GateKind; reason: string; detail: string };
+  /** Set with the 'not-evaluated' gate: what is missing and how to supply it. */
+  notEvaluated?: NotEvaluatedReason;
   /** A real node of the group (cluster) or one modelled from the declaration. */
   real?: { node: Node; pods: Pod[]; source: string; estimated: boolean };
   /** Zones the group launches into. */
@@ -140,6 +146,8 @@ export interface WorkloadPlacement {
   caFits: GroupPlacement[];
   /** Groups whose real nodes take the pod but whose CA template does not (and which CA manages). */
   realOnly: GroupPlacement[];
+  /** Groups casdoctor could not evaluate (neither fits nor fails). */
+  notEvaluated: GroupPlacement[];
   notes: string[];
 }
 
@@ -160,8 +168,50 @@ export interface PreflightContext {
   caConfigSource: 'manifests' | 'cluster' | 'ca-args' | 'defaults';
   /** No CA configuration names node groups: casdoctor assumed CA manages every group. */
   assumedDiscovery: boolean;
+  /** Pods well-known operators create from custom resources among the manifests (labels as the operator sets them). */
+  operatorPods: OperatorPods[];
   notes: string[];
   warnings: string[];
+}
+
+/** The pods an operator makes from one custom resource (e.g. the StatefulSet pods of a Prometheus). */
+export interface OperatorPods {
+  /** e.g. "Prometheus monitoring/k8s". */
+  owner: string;
+  operator: string;
+  namespace: string;
+  labels: Record<string, string>;
+}
+
+// prometheus-operator: pkg/prometheus/server/statefulset.go, pkg/alertmanager/statefulset.go, pkg/thanos/statefulset.go
+const OPERATOR_POD_LABELS: Record<string, (name: string) => Record<string, string>> = {
+  Prometheus: (n) => ({ 'app.kubernetes.io/name': 'prometheus', prometheus: n, 'operator.prometheus.io/name': n }),
+  PrometheusAgent: (n) => ({ 'app.kubernetes.io/name': 'prometheus-agent', 'operator.prometheus.io/name': n }),
+  Alertmanager: (n) => ({ 'app.kubernetes.io/name': 'alertmanager', alertmanager: n }),
+  ThanosRuler: (n) => ({ 'app.kubernetes.io/name': 'thanos-ruler', 'thanos-ruler': n }),
+};
+
+/** Pods the Prometheus operator creates from the Prometheus/Alertmanager/ThanosRuler resources among the manifests. */
+export function operatorPodsOf(m: ManifestSet): OperatorPods[] {
+  const out: OperatorPods[] = [];
+  for (const { object } of m.objects) {
+    const make = OPERATOR_POD_LABELS[object.kind ?? ''];
+    if (!make || !String(object.apiVersion ?? '').startsWith('monitoring.coreos.com/')) continue;
+    const name = object.metadata.name ?? '';
+    const spec = (object as { spec?: { podMetadata?: { labels?: Record<string, string> } } }).spec;
+    out.push({
+      owner: `${object.kind} ${object.metadata.namespace ?? 'default'}/${name}`,
+      operator: 'prometheus-operator',
+      namespace: object.metadata.namespace ?? 'default',
+      labels: {
+        ...(spec?.podMetadata?.labels ?? {}),
+        'app.kubernetes.io/managed-by': 'prometheus-operator',
+        'app.kubernetes.io/instance': name,
+        ...make(name),
+      },
+    });
+  }
+  return out;
 }
 
 const contexts = new WeakMap<Analysis, PreflightContext>();
@@ -405,7 +455,9 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
   const raw = input.cluster ? copyInputs(input.cluster.raw) : emptyInputs();
   const notes: string[] = [];
   const warnings: string[] = [];
-  const declaredGroups = input.declared.flatMap((d) => d.groups);
+  const declaredGroups = input.declared.flatMap((d) =>
+    d.groups.map((g) => resolveInstanceSelector(g, options.staticInstanceTypes)),
+  );
   const aws = declaredToAws(declaredGroups);
   if (declaredGroups.length > 0) {
     const names = new Set(declaredGroups.map((g) => g.name));
@@ -424,6 +476,8 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
   const manifestDeployments = manifestObjects<Deployment>(m, 'Deployment').map((o) => o.object);
   const caFromManifests = findCaDeployment(manifestDeployments);
   raw.deployments = mergeObjects(manifestDeployments, raw.deployments);
+  // the manifests are the Deployments preflight judges: the CA checks run on a CA Deployment among them
+  raw.provided.add('deployments');
   raw.daemonSets = mergeObjects(
     manifestObjects<DaemonSet>(m, 'DaemonSet').map((o) => o.object),
     raw.daemonSets,
@@ -439,6 +493,10 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
   raw.pvcs = mergeObjects(
     manifestObjects<PersistentVolumeClaim>(m, 'PersistentVolumeClaim').map((o) => o.object),
     raw.pvcs,
+  );
+  raw.pvs = mergeObjects(
+    manifestObjects<PersistentVolume>(m, 'PersistentVolume').map((o) => o.object),
+    raw.pvs,
   );
 
   // CA's configuration, and whether anything tells CA which groups to manage
@@ -493,22 +551,144 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
     storageClassObjects: manifestObjects<StorageClass>(m, 'StorageClass'),
     storageClasses,
     clusterPods: input.cluster?.raw.pods ?? [],
-    nodeGroupSourceGiven: input.declared.length > 0 || input.cluster !== undefined,
+    nodeGroupSourceGiven: input.declared.some((d) => !d.noGroupsReason) || input.cluster !== undefined,
     groups,
     caConfigSource,
     assumedDiscovery,
+    operatorPods: operatorPodsOf(m),
     notes,
     warnings,
   };
+  for (const pdb of ctx.pdbs) {
+    const by = operatorPodsSelectedBy(ctx, pdb.object);
+    if (by.length > 0)
+      notes.push(
+        `PodDisruptionBudget ${pdb.object.metadata.namespace}/${pdb.object.metadata.name} selects operator-managed pods (${by.map((o) => `from ${o.owner}, made by the ${o.operator}`).join('; ')}): they are not among the manifests, so preflight does not evaluate them`,
+      );
+  }
   contexts.set(analysis, ctx);
   return analysis;
+}
+
+/**
+ * What keeps casdoctor (not CA) from building a group's template: a declared group it cannot resolve, or an ASG whose
+ * launch template / launch configuration / instance requirements are not among the inputs. CA, which reads AWS, would
+ * know; so the group is "not evaluated", never CA's "unable to find instance type".
+ */
+function notEvaluatedReason(
+  declared: DeclaredNodeGroup | undefined,
+  scratch: ScratchTemplate,
+): NotEvaluatedReason | undefined {
+  if (declared?.unresolved) return declared.unresolved;
+  if (declared || scratch.source !== 'none' || !scratch.missing?.length) return undefined;
+  return {
+    missing: `data CA reads from AWS: ${scratch.reason ?? scratch.missing.join(', ')}`,
+    supply: `add the output of ${scratch.missing.map(awsCommandFor).join(' and ')} to the --from dump, or run with --live and that permission`,
+  };
+}
+
+function awsCommandFor(permission: string): string {
+  switch (permission) {
+    case 'ec2:DescribeLaunchTemplateVersions':
+      return '`aws ec2 describe-launch-template-versions`';
+    case 'autoscaling:DescribeLaunchConfigurations':
+      return '`aws autoscaling describe-launch-configurations`';
+    case 'ec2:GetInstanceTypesFromInstanceRequirements':
+      return '`aws ec2 get-instance-types-from-instance-requirements`';
+    case 'ec2:DescribeImages':
+      return '`aws ec2 describe-images`';
+    default:
+      return permission;
+  }
+}
+
+/** eksctl's bytequantity: a number with an optional unit (mib, gib, tib, mb, gb, tb, m, g, t); a bare number is GiB. */
+export function parseEksctlMemoryMiB(text: string): number | undefined {
+  const m = /^\s*([0-9]+(?:\.[0-9]{0,3})?)\s?(mib|gib|tib|mb|gb|tb|m|g|t)?\s*$/i.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 'gib').toLowerCase()[0];
+  return Math.round(unit === 'm' ? n : unit === 't' ? n * 1024 * 1024 : n * 1024);
+}
+
+/**
+ * Resolves an eksctl instanceSelector offline as eksctl would (pkg/eks/nodegroup_service.go expandInstanceSelector):
+ * exact vCPUs, memory and GPU count, cpuArchitecture (default x86_64), allow/deny regexes, over the instance-type
+ * table. Not modelled: EKS support and availability in the group's zones, so the list may be longer than eksctl's.
+ */
+export function resolveInstanceSelector(
+  g: DeclaredNodeGroup,
+  data: StaticInstanceTypeData,
+): DeclaredNodeGroup {
+  const sel: EksctlInstanceSelector | undefined = g.instanceSelector;
+  if (!sel || g.instanceTypes.length > 0) return g;
+  const memoryMiB = sel.memory !== undefined ? parseEksctlMemoryMiB(sel.memory) : undefined;
+  const selText = Object.entries(sel)
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(', ');
+  const unresolved = (missing: string): DeclaredNodeGroup => ({
+    ...g,
+    unresolved: {
+      missing,
+      supply: 'list the types eksctl chose in instanceTypes (`eksctl get nodegroup -o yaml` shows them), or run with --live',
+    },
+  });
+  if (sel.memory !== undefined && memoryMiB === undefined)
+    return unresolved(`the instance types of instanceSelector {${selText}}: memory ${JSON.stringify(sel.memory)} is not a size eksctl reads`);
+  let allow: RegExp | undefined;
+  let deny: RegExp | undefined;
+  try {
+    allow = sel.allow !== undefined ? new RegExp(sel.allow) : undefined;
+    deny = sel.deny !== undefined ? new RegExp(sel.deny) : undefined;
+  } catch {
+    return unresolved(`the instance types of instanceSelector {${selText}}: a regex casdoctor cannot read`);
+  }
+  const arch = sel.cpuArchitecture === 'arm64' ? 'arm64' : 'amd64';
+  const matches = Object.entries(data.instanceTypes)
+    .filter(
+      ([name, t]) =>
+        (sel.vCPUs === undefined || t.vcpu === sel.vCPUs) &&
+        (memoryMiB === undefined || t.memoryMiB === memoryMiB) &&
+        (sel.gpus === undefined || t.gpu === sel.gpus) &&
+        t.architecture === arch &&
+        (!allow || allow.test(name)) &&
+        (!deny || !deny.test(name)),
+    )
+    .map(([name]) => name)
+    .sort();
+  if (matches.length === 0)
+    return unresolved(`the instance types of instanceSelector {${selText}}: none in casdoctor's instance-type table matches`);
+  return {
+    ...g,
+    instanceTypes: matches,
+    notes: [
+      ...g.notes,
+      `instanceSelector {${selText}} matches ${matches.length} instance type(s) in casdoctor's table (${matches.slice(0, 6).join(', ')}${matches.length > 6 ? ', ...' : ''}); CA simulates the first, ${matches[0]}`,
+    ],
+  };
+}
+
+/** The operator-managed pods a PDB's selector matches (same namespace). */
+export function operatorPodsSelectedBy(ctx: PreflightContext, pdb: PodDisruptionBudget): OperatorPods[] {
+  const sel = pdb.spec?.selector;
+  if (sel === undefined || sel === null) return [];
+  const compiled = compileLabelSelector(sel);
+  const ns = pdb.metadata.namespace ?? 'default';
+  return ctx.operatorPods.filter((o) => o.namespace === ns && compiled.matches(o.labels));
 }
 
 function preflightGroup(a: Analysis, g: NodeGroup, declared: DeclaredNodeGroup | undefined): PreflightGroup {
   const t: TemplateResult = a.template(g);
   const scratch: ScratchTemplate = t.scratch ?? t;
   let gate: PreflightGroup['gate'];
-  if (!g.discovered) {
+  const notEvaluated = notEvaluatedReason(declared, scratch);
+  if (notEvaluated) {
+    gate = {
+      kind: 'not-evaluated',
+      reason: 'not evaluated',
+      detail: `casdoctor lacks ${notEvaluated.missing}; to evaluate it, ${notEvaluated.supply}`,
+    };
+  } else if (!g.discovered) {
     gate = {
       kind: 'not-discovered',
       reason: 'not discovered by CA',
@@ -524,7 +704,9 @@ function preflightGroup(a: Analysis, g: NodeGroup, declared: DeclaredNodeGroup |
     };
   }
   let real: PreflightGroup['real'];
-  if (declared) {
+  if (notEvaluated) {
+    // a node modelled without its instance type would be a guess: neither view is evaluated
+  } else if (declared) {
     const info =
       scratch.instanceTypeInfo ??
       (declared.instanceTypes[0] ? a.instanceTypes.lookup(declared.instanceTypes[0]) : undefined);
@@ -546,6 +728,7 @@ function preflightGroup(a: Analysis, g: NodeGroup, declared: DeclaredNodeGroup |
     ...(declared ? { declared, location: declared.location } : {}),
     scratch,
     ...(gate ? { gate } : {}),
+    ...(notEvaluated ? { notEvaluated } : {}),
     ...(real ? { real } : {}),
     zones: [...g.zones],
     ...(templateZone ? { templateZone } : {}),
@@ -646,7 +829,7 @@ function volumeData(
   ctx: PreflightContext,
 ): Pick<ClusterView, 'pvcs' | 'pvs' | 'storageClasses'> {
   const pvcs = new Map<string, PersistentVolumeClaim>();
-  for (const p of a.raw.pvcs) pvcs.set(pvcKey(p.metadata.namespace, p.metadata.name ?? ''), p);
+  for (const p of a.raw.pvcs) pvcs.set(pvcKey(p.metadata.namespace, p.metadata.name ?? ''), asApplied(p, a.raw.pvs));
   for (const w of ctx.workloads) {
     for (const c of [...w.generatedClaims, ...ephemeralClaims(w.pod)]) {
       pvcs.set(pvcKey(c.metadata.namespace, c.metadata.name ?? ''), c);
@@ -669,9 +852,9 @@ function volumeData(
     }
   }
   if (!defaultClass(storageClasses)) {
-    storageClasses.set('casdoctor-unknown-default', {
+    storageClasses.set(UNKNOWN_DEFAULT_CLASS, {
       metadata: {
-        name: 'casdoctor-unknown-default',
+        name: UNKNOWN_DEFAULT_CLASS,
         annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
       },
       provisioner: 'casdoctor.io/unknown-class',
@@ -679,6 +862,53 @@ function volumeData(
     });
   }
   return { pvcs, pvs: new Map(a.raw.pvs.map((v) => [v.metadata.name ?? '', v])), storageClasses };
+}
+
+/** Stands for the cluster's default StorageClass when no input names one; a display name, as it reaches messages. */
+export const UNKNOWN_DEFAULT_CLASS = "the cluster's default StorageClass (not among the inputs)";
+
+/** A claim that asks for no class ("" in spec or the beta annotation): only a pre-provisioned PV satisfies it. */
+function wantsNoClass(pvc: PersistentVolumeClaim): boolean {
+  const beta = pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  return beta !== undefined ? beta === '' : pvc.spec?.storageClassName === '';
+}
+
+/**
+ * The PV the PV controller binds a claim to once both are applied (pkg/controller/volume/persistentvolume
+ * pv_controller.go syncUnboundClaim): the pre-bound one (spec.volumeName), or for a class-less claim a PV without a
+ * class whose access modes, capacity and the claim's selector match and that no other claim reserves.
+ */
+export function staticVolumeFor(pvc: PersistentVolumeClaim, pvs: PersistentVolume[]): PersistentVolume | undefined {
+  const wanted = pvc.spec?.volumeName;
+  if (wanted) return pvs.find((v) => v.metadata.name === wanted);
+  if (!wantsNoClass(pvc)) return undefined;
+  const request = parseResourceList({ storage: String(pvc.spec?.resources?.requests?.storage ?? '0') }).storage ?? 0;
+  const modes = pvc.spec?.accessModes ?? [];
+  const selector = pvc.spec?.selector ? compileLabelSelector(pvc.spec.selector) : undefined;
+  return pvs.find((v) => {
+    const ref = v.spec?.claimRef;
+    const otherClaim =
+      ref &&
+      (ref.name !== pvc.metadata.name || (ref.namespace ?? 'default') !== (pvc.metadata.namespace ?? 'default'));
+    if (otherClaim) return false;
+    if ((v.spec?.storageClassName ?? '') !== '') return false;
+    const capacity = parseResourceList({ storage: String(v.spec?.capacity?.storage ?? '0') }).storage ?? 0;
+    if (capacity < request) return false;
+    if (!modes.every((m) => (v.spec?.accessModes ?? []).includes(m))) return false;
+    return !selector || selector.matches(v.metadata.labels ?? {});
+  });
+}
+
+/** A claim as it will be once applied: bound to the static PV the inputs hold for it. */
+function asApplied(pvc: PersistentVolumeClaim, pvs: PersistentVolume[]): PersistentVolumeClaim {
+  if (pvc.status?.phase === 'Bound') return pvc;
+  const pv = staticVolumeFor(pvc, pvs);
+  if (!pv) return pvc;
+  return {
+    ...pvc,
+    spec: { ...(pvc.spec ?? {}), volumeName: pv.metadata.name ?? '' },
+    status: { ...(pvc.status ?? {}), phase: 'Bound' },
+  };
 }
 
 function viewFor(a: Analysis, key: string, node: Node, pods: Pod[]): { info: NodeInfo; view: ClusterView } {
@@ -799,13 +1029,30 @@ function fit(a: Analysis, pod: Pod, key: string, node: Node, pods: Pod[]): FitRe
 /** The pod preflight evaluates: volumes whose claim is in no input dropped when the cluster's claims are unknown. */
 function evaluationPod(a: Analysis, w: PreflightWorkload, notes: string[]): Pod {
   const claims = workloadClaims(a, w);
-  const clusterClaimsKnown = a.raw.provided.has('pvcs');
+  // a claim in no input may come from another chart or a later step: unknown, not "not found"
   const missing = claims.filter((c) => c.origin === 'missing');
-  if (missing.length === 0 || clusterClaimsKnown) return w.pod;
-  const drop = new Set(missing.map((c) => c.volume));
-  notes.push(
-    `PersistentVolumeClaim(s) ${missing.map((c) => c.claimName).join(', ')} are in no input: their volumes' placement is not checked`,
-  );
+  // a static claim (pre-bound, or class "") whose PV is in no input: unknown unless the cluster's PVs were read
+  const clusterPvsKnown = a.raw.provided.has('pvs');
+  const unknownPv = clusterPvsKnown
+    ? []
+    : claims.filter(
+        (c) =>
+          c.origin !== 'missing' &&
+          c.pvc &&
+          c.pvc.status?.phase !== 'Bound' &&
+          (c.pvc.spec?.volumeName || wantsNoClass(c.pvc)) &&
+          !staticVolumeFor(c.pvc, a.raw.pvs),
+      );
+  if (missing.length === 0 && unknownPv.length === 0) return w.pod;
+  const drop = new Set([...missing, ...unknownPv].map((c) => c.volume));
+  if (missing.length > 0)
+    notes.push(
+      `PersistentVolumeClaim(s) ${missing.map((c) => c.claimName).join(', ')} are in no input: their volumes' placement is not evaluated`,
+    );
+  if (unknownPv.length > 0)
+    notes.push(
+      `PersistentVolumeClaim(s) ${unknownPv.map((c) => (c.pvc?.spec?.volumeName ? `${c.claimName} (pre-bound to PersistentVolume ${c.pvc.spec.volumeName})` : `${c.claimName} (no class: binds to a pre-provisioned PersistentVolume)`)).join(', ')}: the volume is in no input, so its placement is not evaluated`,
+    );
   return {
     ...w.pod,
     spec: { ...w.pod.spec, volumes: (w.pod.spec.volumes ?? []).filter((v) => !drop.has(v.name)) },
@@ -831,7 +1078,13 @@ export function placementOf(a: Analysis, w: PreflightWorkload): WorkloadPlacemen
   const realOnly = groups.filter(
     (p) => p.real?.fits && !p.ca?.fits && (p.g.gate === undefined || p.g.gate.kind === 'no-template'),
   );
-  const result: WorkloadPlacement = { workload: w, pod, groups, caFits, realOnly, notes };
+  // a group casdoctor cannot build, or whose only open question is a predicate it could not evaluate
+  const notEvaluated = groups.filter(
+    (p) =>
+      p.g.gate?.kind === 'not-evaluated' ||
+      (!p.g.gate && p.ca !== undefined && p.ca.failures.length === 0 && p.ca.notEvaluated.length > 0),
+  );
+  const result: WorkloadPlacement = { workload: w, pod, groups, caFits, realOnly, notEvaluated, notes };
   perAnalysis.set(w, result);
   return result;
 }

@@ -511,13 +511,23 @@ const EKS_EFFECTS: Record<string, string> = {
   PREFER_NO_SCHEDULE: 'PreferNoSchedule',
 };
 
+/** First CA minor that translates EKS taint effects (NO_SCHEDULE -> NoSchedule); commit 74a5500ab0, kubernetes/autoscaler#6481. */
+export const EKS_TAINT_TRANSLATION_MINOR = 31;
+
 function managedNodegroupData(
   ng: EksNodegroup,
+  minor: number,
 ): { labels: Record<string, string>; taints: Taint[]; tags: Record<string, string> } | { error: string } {
   const taints: Taint[] = [];
   for (const t of ng.taints ?? []) {
     // Only taints with both key and value reach the template; an unknown effect fails the whole lookup.
     if (t.key === undefined || t.value === undefined) continue;
+    if (minor < EKS_TAINT_TRANSLATION_MINOR) {
+      // CA <= 1.30: cloudprovider/aws/aws_wrapper.go getManagedNodegroupInfo copies EKS's "NO_SCHEDULE" verbatim; the
+      // scheduler only honours NoSchedule/NoExecute, so the template's taint repels nothing.
+      if (t.effect !== undefined) taints.push({ key: t.key, value: t.value, effect: t.effect });
+      continue;
+    }
     const effect = EKS_EFFECTS[t.effect ?? ''];
     if (!effect) return { error: `couldn't find matching taint effect for ${t.effect ?? '(none)'}` };
     taints.push({ key: t.key, value: t.value, effect });
@@ -620,7 +630,7 @@ export function buildScratchTemplate(group: NodeGroup, ctx: TemplateContext): Sc
         `EKS nodegroup ${ngName} in cluster ${clusterName} not in the snapshot (needs eks:DescribeNodegroup): the template lacks its labels, taints and resource tags`,
       );
     } else {
-      const data = managedNodegroupData(ng);
+      const data = managedNodegroupData(ng, minor);
       if ('error' in data) {
         notes.push(
           `CA fails the DescribeNodegroup lookup for ${ngName} (${data.error}): no EKS labels or taints`,
@@ -629,6 +639,12 @@ export function buildScratchTemplate(group: NodeGroup, ctx: TemplateContext): Sc
         // joinNodeLabelsChoosingUserValuesOverAPIValues: the EKS API's labels overwrite ASG-tag labels.
         Object.assign(labels, data.labels);
         taints = [...taints, ...data.taints];
+        const untranslated = data.taints.filter((t) => !['NoSchedule', 'NoExecute', 'PreferNoSchedule'].includes(t.effect));
+        if (untranslated.length) {
+          notes.push(
+            `CA 1.${minor} copies EKS taint effects untranslated (fixed in 1.31): ${untranslated.map((t) => `${t.key}=${t.value}:${t.effect}`).join(', ')} repels no pod on the template, while real nodes get the taint`,
+          );
+        }
         const mngResources = resourcesFromTags(Object.entries(data.tags));
         Object.assign(capacity, mngResources.resources);
         for (const ig of mngResources.ignored)
@@ -767,31 +783,8 @@ function mergeMissingResources(node: Node, scratch: ScratchTemplate): string[] {
 export function buildTemplateNode(group: NodeGroup, ctx: TemplateContext): TemplateResult {
   const scratch = buildScratchTemplate(group, ctx);
   const good = group.nodes.find((n) => isGoodTemplateCandidate(n, ctx.now));
-  const fromNode = (example: Node, unready: boolean): TemplateResult => {
-    const built = templateFromRealNode(group, example, ctx);
-    const notes = [
-      unready
-        ? `Built template for ${group.name} based on unready/unschedulable node ${example.metadata.name}`
-        : `real node ${example.metadata.name} is the template`,
-      ...built.notes,
-    ];
-    const added = mergeMissingResources(built.node, scratch);
-    if (added.length)
-      notes.push(`resources from the ASG template added to the real-node template: ${added.join(', ')}`);
-    const instanceType = example.metadata.labels?.['node.kubernetes.io/instance-type'];
-    const info = instanceType ? ctx.instanceTypes.lookup(instanceType) : undefined;
-    return {
-      source: 'node',
-      node: built.node,
-      pods: built.pods,
-      ...(instanceType ? { instanceType } : {}),
-      ...(info ? { instanceTypeInfo: info } : {}),
-      fromNode: example.metadata.name,
-      ...(unready ? { fromUnreadyNode: true } : {}),
-      notes,
-      scratch,
-    };
-  };
+  const fromNode = (example: Node, unready: boolean): TemplateResult =>
+    templateFromExample(group, example, unready, scratch, ctx);
   if (good) return fromNode(good, false);
   if (scratch.source === 'asg') {
     const cacheNote =
@@ -803,4 +796,127 @@ export function buildTemplateNode(group: NodeGroup, ctx: TemplateContext): Templ
   const broken = group.nodes[0];
   if (broken) return fromNode(broken, true);
   return { ...scratch, notes: [...scratch.notes] };
+}
+
+// Labels that make two nodes of one group different templates for scheduling: zone/region (volume zones, topology
+// spread), instance type (mixed-instances groups), arch/os and capacity type. Per-node labels (hostname, instance id,
+// network-node-layer) are left out so a uniform group yields one shape.
+const SHAPE_LABELS = [
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+  'failure-domain.beta.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/region',
+  'topology.ebs.csi.aws.com/zone',
+  'topology.k8s.aws/zone-id',
+  'node.kubernetes.io/instance-type',
+  'kubernetes.io/arch',
+  'kubernetes.io/os',
+  'eks.amazonaws.com/capacityType',
+  'karpenter.sh/capacity-type',
+  'node.kubernetes.io/lifecycle',
+];
+
+/** What distinguishes a node as a template: the shape labels, its taints and its allocatable. */
+export function templateShape(node: Node): string {
+  const labels = node.metadata.labels ?? {};
+  const parts = SHAPE_LABELS.filter((k) => Object.hasOwn(labels, k)).map((k) => `${k}=${labels[k]}`);
+  const taints = (node.spec?.taints ?? []).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`).sort();
+  const alloc = Object.entries(node.status?.allocatable ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .sort();
+  return JSON.stringify([parts, taints, alloc]);
+}
+
+/** Which parts of the template shape differ between two nodes: label keys, taints, allocatable. */
+export function shapeDiffKeys(a: Node, b: Node): { labels: string[]; taints: boolean; allocatable: boolean } {
+  const la = a.metadata.labels ?? {};
+  const lb = b.metadata.labels ?? {};
+  const taintKey = (n: Node) =>
+    (n.spec?.taints ?? [])
+      .map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`)
+      .sort()
+      .join(',');
+  const allocKey = (n: Node) =>
+    Object.entries(n.status?.allocatable ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join(',');
+  return {
+    labels: SHAPE_LABELS.filter((k) => la[k] !== lb[k]),
+    taints: taintKey(a) !== taintKey(b),
+    allocatable: allocKey(a) !== allocKey(b),
+  };
+}
+
+/** The shape labels on which two nodes differ, as "zone us-east-1a vs us-east-1b" fragments. */
+export function shapeDifference(a: Node, b: Node): string[] {
+  const la = a.metadata.labels ?? {};
+  const lb = b.metadata.labels ?? {};
+  const out: string[] = [];
+  for (const k of SHAPE_LABELS) if (la[k] !== lb[k]) out.push(`${k} ${la[k] ?? '(none)'} vs ${lb[k] ?? '(none)'}`);
+  const ta = (a.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort().join(',');
+  const tb = (b.spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort().join(',');
+  if (ta !== tb) out.push(`taints [${ta}] vs [${tb}]`);
+  if (out.length === 0) out.push('allocatable');
+  return out;
+}
+
+/**
+ * The other templates CA could use for a group: CA takes the first good node in its node list, whose order follows the
+ * informer's and varies between runs (processors/nodeinfosprovider/mixed_nodeinfos_processor.go), so every good node is a
+ * possible template. One template per distinct shape other than the chosen one's, at most `limit`; empty when the group's
+ * good nodes look alike (the common case) or the template is not a real node.
+ */
+export function alternativeTemplates(
+  group: NodeGroup,
+  chosen: TemplateResult,
+  ctx: TemplateContext,
+  limit = 4,
+): TemplateResult[] {
+  if (chosen.source !== 'node' || chosen.fromUnreadyNode || !chosen.scratch) return [];
+  const first = group.nodes.find((n) => n.metadata.name === chosen.fromNode);
+  if (!first) return [];
+  const seen = new Set([templateShape(first)]);
+  const out: TemplateResult[] = [];
+  for (const n of group.nodes) {
+    if (out.length >= limit) break;
+    if (n === first || !isGoodTemplateCandidate(n, ctx.now)) continue;
+    const shape = templateShape(n);
+    if (seen.has(shape)) continue;
+    seen.add(shape);
+    out.push(templateFromExample(group, n, false, chosen.scratch, ctx));
+  }
+  return out;
+}
+
+function templateFromExample(
+  group: NodeGroup,
+  example: Node,
+  unready: boolean,
+  scratch: ScratchTemplate,
+  ctx: TemplateContext,
+): TemplateResult {
+  const built = templateFromRealNode(group, example, ctx);
+  const notes = [
+    unready
+      ? `Built template for ${group.name} based on unready/unschedulable node ${example.metadata.name}`
+      : `real node ${example.metadata.name} is the template`,
+    ...built.notes,
+  ];
+  const added = mergeMissingResources(built.node, scratch);
+  if (added.length)
+    notes.push(`resources from the ASG template added to the real-node template: ${added.join(', ')}`);
+  const instanceType = example.metadata.labels?.['node.kubernetes.io/instance-type'];
+  const info = instanceType ? ctx.instanceTypes.lookup(instanceType) : undefined;
+  return {
+    source: 'node',
+    node: built.node,
+    pods: built.pods,
+    ...(instanceType ? { instanceType } : {}),
+    ...(info ? { instanceTypeInfo: info } : {}),
+    fromNode: example.metadata.name,
+    ...(unready ? { fromUnreadyNode: true } : {}),
+    notes,
+    scratch,
+  };
 }

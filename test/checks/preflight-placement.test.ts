@@ -54,10 +54,13 @@ describe('workload-unplaceable', () => {
     const r = preflightRun(yamlStream(deployment('api')), {
       caArgs: ['--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/other-cluster'],
     });
+    // issue 14: one discovery finding on CA's Deployment, not the same verdict on every workload
     const [f] = r.of('workload-unplaceable');
-    expect(f.message).toContain(
-      'general: not discovered by CA: missing tag "k8s.io/cluster-autoscaler/other-cluster"',
-    );
+    expect(f.message).toContain('manage none of the 3 node group(s) (batch, general, gpu)');
+    expect(f.evidence).toContainEqual({
+      source: 'node group general',
+      observed: 'missing tag "k8s.io/cluster-autoscaler/other-cluster" (--node-group-auto-discovery)',
+    });
   });
 
   it('says so for an arm64-only image when no group runs arm64', () => {

@@ -54,7 +54,12 @@ describe('casdoctor preflight on examples/preflight (real process)', () => {
       skipped: [],
       notApplicable: [],
     });
-    const preflightIds = CHECKS.filter((c) => c.meta.commands.includes('preflight')).map((c) => c.meta.id);
+    // the CA-flag checks fire on a broken CA Deployment, which examples/preflight does not hold: the corpus
+    // test (test/commands/preflight-corpus.test.ts) makes them fire through the real CLI
+    const caFlagChecks = new Set(['ca-config-invalid', 'discovery-spec-invalid']);
+    const preflightIds = CHECKS.filter(
+      (c) => c.meta.commands.includes('preflight') && !caFlagChecks.has(c.meta.id),
+    ).map((c) => c.meta.id);
     // the example produces every finding family: each preflight check fires at least once
     expect([...new Set(json.findings.map((f: { checkId: string }) => f.checkId))].sort()).toEqual(
       preflightIds,

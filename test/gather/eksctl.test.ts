@@ -73,7 +73,8 @@ describe('reading an eksctl ClusterConfig (--eksctl)', () => {
       'k8s.io/cluster-autoscaler/node-template/label/lifecycle': 'spot',
       'k8s.io/cluster-autoscaler/node-template/label/alpha.eksctl.io/cluster-name': 'prod',
       'k8s.io/cluster-autoscaler/node-template/label/alpha.eksctl.io/nodegroup-name': 'spot-mixed',
-      'k8s.io/cluster-autoscaler/node-template/taint/spot': 'true:PreferNoSchedule',
+      // eksctl: pkg/cfn/builder/nodegroup.go GenerateClusterAutoscalerTags writes the taint's value only
+      'k8s.io/cluster-autoscaler/node-template/taint/spot': 'true',
     });
   });
 

@@ -14,11 +14,22 @@ import {
 } from '../../simulate/preflight.js';
 import type { PreflightWorkload } from '../../simulate/preflight-workloads.js';
 import { type DrainVerdict, drainVerdict, pdbSelects } from './preflight-drain.js';
+import { orderedMap, quoted, yamlSnippet } from './snippets.js';
+import { tagCommand } from './support.js';
+import { LABEL_PREFIX as LABEL_TAG } from '../../simulate/template-node.js';
 
 export { workloadRef } from '../../simulate/preflight-workloads.js';
 
 /** Kinds of object each preflight check judges (JUnit makes one testcase per object of these kinds and check). */
-export const WORKLOAD_SUBJECT_KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod'];
+export const WORKLOAD_SUBJECT_KINDS = [
+  'Deployment',
+  'StatefulSet',
+  'ReplicaSet',
+  'ReplicationController',
+  'Job',
+  'CronJob',
+  'Pod',
+];
 export const ALL_POD_KINDS = [...WORKLOAD_SUBJECT_KINDS, 'DaemonSet'];
 
 export function context(a: Analysis): PreflightContext | undefined {
@@ -77,10 +88,19 @@ export function zonesOf(ps: GroupPlacement[]): string[] {
 export function templateTagAdvice(g: PreflightGroup, tags: Array<{ key: string; value: string }>): string {
   if (tags.length === 0) return '';
   if (g.declared?.origin === 'eksctl') {
+    const d = g.declared;
+    const where = `In ${d.location.file} (node group ${g.group.name})`;
+    const snippet = yamlSnippet({ tags: orderedMap(tags.map((t) => [t.key, quoted(t.value)])) }, 4);
+    // eksctl: pkg/cfn/builder/nodegroup.go GenerateClusterAutoscalerTags propagates label tags only usefully: taint
+    // tags get the value without ":<effect>" (CA ignores them) and resources are never propagated
+    const labelsOnly = tags.every((t) => t.key.startsWith(LABEL_TAG));
+    if (labelsOnly && !d.propagateASGTags) return [`${where} set \`propagateASGTags: true\`, or add the tags:`, snippet].join('\n');
+    const why = labelsOnly
+      ? ''
+      : ' (`propagateASGTags` does not do it: eksctl writes taint tags without the `:<effect>` CA needs and no resource tags)';
     return [
-      `In ${g.declared.location.file} (node group ${g.group.name}) set \`propagateASGTags: true\`, or add the tags:`,
-      '    tags:',
-      ...tags.map((t) => `      ${t.key}: "${t.value}"`),
+      `${where} add the tags${why}${d.managed && !d.propagateASGTags ? ' and set `propagateASGTags: true` (eksctl copies a managed group\'s tags to its ASG)' : ''}:`,
+      snippet,
     ].join('\n');
   }
   if (g.declared?.origin === 'node-groups-file') {
@@ -88,10 +108,7 @@ export function templateTagAdvice(g: PreflightGroup, tags: Array<{ key: string; 
   }
   return [
     `Tag the ASG so CA's template has them (the kubelet must still set them on real nodes):`,
-    ...tags.map(
-      (t) =>
-        `    aws autoscaling create-or-update-tags --tags ResourceId=${g.group.name},ResourceType=auto-scaling-group,Key=${t.key},Value=${t.value},PropagateAtLaunch=false`,
-    ),
+    ...tags.map((t) => `    ${tagCommand(g.group.name, t.key, t.value)}`),
   ].join('\n');
 }
 
@@ -112,6 +129,9 @@ export function preflightCheckKinds(id: string): string[] {
       return ['StorageClass'];
     case 'volume-immediate-binding-multi-az':
       return ['StatefulSet', 'PersistentVolumeClaim'];
+    case 'ca-config-invalid':
+    case 'discovery-spec-invalid':
+      return ['Deployment'];
     case 'workload-bare-pod':
     case 'workload-custom-controller-owner':
       return ['Pod'];

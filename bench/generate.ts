@@ -12,10 +12,16 @@ import { fileURLToPath } from 'node:url';
 type Obj = any;
 
 export interface BenchSize {
-  name: 'small' | 'medium' | 'large';
+  /** small / medium / large, or a custom shape's name (see parseSize) */
+  name: string;
   nodes: number;
   pods: number;
   asgs: number;
+  /**
+   * Where the Pending pods come from: ten controllers (default), one ReplicaSet each ("distinct", a multi-team
+   * cluster), or 3,000 replicas of one workload ("replicas").
+   */
+  pending?: 'stories' | 'distinct' | 'replicas';
 }
 
 export const SIZES: readonly BenchSize[] = [
@@ -491,6 +497,8 @@ export function buildDump(size: BenchSize): Dump {
 
   // ---- events -----------------------------------------------------------------------------------------------
   buildEvents({ rng, out, allNodes, demoPods, demoEvents, pending: out.pods.slice(pendingStart, pendingStart + pending.count), stories: pending.stories, nextRv });
+  // a separate PRNG: the rest of the cluster stays the same bytes whatever the Pending shape
+  reshapePending(new Rng(0x5a9e ^ size.nodes), out, out.pods.slice(pendingStart, pendingStart + pending.count), size.pending ?? 'stories', nextRv);
 
   // ---- AWS ----------------------------------------------------------------------------------------------------
   const demoAsg = demoDoc('asgs.json').AutoScalingGroups[0];
@@ -1070,6 +1078,41 @@ function schedulerMessage(total: number, reasons: Map<string, number>, victims: 
   return `0/${total} nodes are available: ${parts.join(', ')}. preemption: 0/${total} nodes are available: ${pre.sort().join(', ')}..`;
 }
 
+/** Regroups the Pending pods: each its own ReplicaSet, or one ReplicaSet's pod cloned to 3,000 replicas. */
+function reshapePending(rng: Rng, out: Dump['kube'], pending: Obj[], shape: NonNullable<BenchSize['pending']>, nextRv: () => string): void {
+  if (shape === 'stories') return;
+  const rsOf = (p: Obj) => p.metadata.ownerReferences?.find((o: Obj) => o.controller && o.kind === 'ReplicaSet');
+  const owned = pending.filter(rsOf);
+  if (shape === 'distinct') {
+    owned.forEach((p, i) => {
+      const ref = rsOf(p);
+      const rs = out.replicaSets.find((r: Obj) => r.metadata.uid === ref.uid);
+      if (!rs) return;
+      const copy = structuredClone(rs);
+      copy.metadata.name = `${rs.metadata.name.replace(/-[^-]+$/, '')}-t${i}-${rng.safe(10)}`;
+      copy.metadata.uid = rng.uuid();
+      copy.metadata.resourceVersion = nextRv();
+      Object.assign(copy.spec, { replicas: 1 });
+      Object.assign(copy.status, { replicas: 1, readyReplicas: 0, availableReplicas: 0, fullyLabeledReplicas: 1 });
+      out.replicaSets.push(copy);
+      Object.assign(ref, { name: copy.metadata.name, uid: copy.metadata.uid });
+    });
+    return;
+  }
+  // replicas: the scale-up story's first pod, 3,000 times (CA's equivalence group of one workload)
+  const seed = owned.find((p) => p.spec.nodeSelector?.['node-pool']?.includes('general')) ?? owned[0];
+  if (!seed) return;
+  const tpl = new Template(seed);
+  const rsName = rsOf(seed).name;
+  for (let i = 0; i < 3000; i++) {
+    const p = tpl.fresh();
+    p.metadata.name = `${rsName}-${rng.safe(5)}`;
+    p.metadata.uid = rng.uuid();
+    p.metadata.resourceVersion = nextRv();
+    out.pods.push(p);
+  }
+}
+
 function buildPending(
   ctx: BuildCtx & {
     groups: Group[];
@@ -1553,10 +1596,27 @@ export function dumpAsInputs(dump: Dump): Record<string, unknown> {
   };
 }
 
+/** A named size, or a custom shape "nodes=15000,pods=300000,asgs=1000[,pending=distinct][,name=x]" (named after its figures). */
+export function parseSize(arg: string): BenchSize {
+  const named = SIZES.find((s) => s.name === arg);
+  if (named) return named;
+  const kv = new Map(arg.split(',').map((x) => x.split('=') as [string, string]));
+  const num = (k: string): number => {
+    const v = Number(kv.get(k));
+    if (!Number.isInteger(v) || v <= 0) throw new Error(`size ${arg}: ${k}=<positive integer> needed, or one of ${SIZES.map((s) => s.name).join(', ')}`);
+    return v;
+  };
+  const nodes = num('nodes');
+  const pods = num('pods');
+  const asgs = num('asgs');
+  const pending = kv.get('pending') ?? 'stories';
+  if (pending !== 'stories' && pending !== 'distinct' && pending !== 'replicas') throw new Error(`size ${arg}: pending=stories|distinct|replicas`);
+  return { name: kv.get('name') ?? `n${nodes}-p${pods}-g${asgs}-${pending}`, nodes, pods, asgs, pending };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const name = process.argv[2] ?? 'small';
-  const size = SIZES.find((s) => s.name === name);
-  if (!size) throw new Error(`unknown size ${name}; use ${SIZES.map((s) => s.name).join(', ')}`);
+  const size = parseSize(process.argv[2] ?? 'small');
+  const name = size.name;
   const dir = resolve(process.argv[3] ?? join(ROOT, 'bench', 'out', 'dumps', name));
   const t0 = performance.now();
   const dump = buildDump(size);

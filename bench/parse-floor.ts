@@ -8,10 +8,19 @@ import { join } from 'node:path';
 const CHUNK = 4 << 20;
 const close = Buffer.from('\n        }');
 const dir = process.argv[2];
+
+function readHead(path: string): string {
+  const fd = openSync(path, 'r');
+  const head = Buffer.alloc(4096);
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  return head.toString('latin1', 0, n);
+}
 let items = 0;
 for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
   const path = join(dir, name);
-  if (statSync(path).size < 8 << 20) {
+  // small files, and large ones that are not Kubernetes Lists (aws output of thousands of instances), in one piece
+  if (statSync(path).size < 8 << 20 || !readHead(path).includes('"items": [')) {
     JSON.parse(readFileSync(path, 'utf8'));
     continue;
   }
@@ -35,8 +44,9 @@ for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
       start = c + close.length;
     }
     if (n === 0) {
-      const last = buf.lastIndexOf(close, len);
-      if (last + close.length > start)
+      // the whole match must lie before len: bytes after it are left over from earlier chunks
+      const last = buf.lastIndexOf(close, len - close.length);
+      if (last >= 0 && last + close.length > start)
         items += (JSON.parse(`[${buf.toString('latin1', start + 1, last + close.length)}]`) as unknown[]).length;
       break;
     }

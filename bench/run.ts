@@ -2,9 +2,9 @@
 // against the loopback Kubernetes and AWS servers, next to the floors (`node -e 0`, kubectl), then writes
 // docs/performance.md and bench/out/results.json. Not part of `npm test`.
 // Flags: --sizes small,medium,large  --runs 5  --medium-runs 3  --large-runs 3  --live-runs 3  --kubectl-runs 1
-//        --startup-runs 10  --no-offline  --no-live  --no-profile  --no-write
+//        --startup-runs 10  --ca-log-runs 3  --no-offline  --no-live  --no-profile  --no-ca-log  --no-write
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +13,7 @@ import type { AwsServer } from '../test/servers/aws-server.js';
 import { startAwsServer } from '../test/servers/aws-server.js';
 import type { KubeApiServer } from '../test/servers/kube-apiserver.js';
 import { startKubeApiServer } from '../test/servers/kube-apiserver.js';
+import { CA_LOG_GENERATOR_VERSION } from './ca-log.js';
 import { type BenchSize, DUMP_TIME, GENERATOR_VERSION, manifestsPath, ROOT, SIZES } from './generate.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -36,6 +37,8 @@ const STARTUP_RUNS = Number(value('startup-runs', '10'));
 const LIVE = !flag('no-live');
 const WRITE = !flag('no-write');
 const OFFLINE = !flag('no-offline');
+const CA_LOG = !flag('no-ca-log');
+const CA_LOG_RUNS = Number(value('ca-log-runs', '3'));
 
 const OUT = join(ROOT, 'bench', 'out');
 const DUMPS = join(OUT, 'dumps');
@@ -398,6 +401,68 @@ async function live(dump: DumpInfo, runs: number): Promise<LiveResult> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// CA log parsing: readCaLogFile on a generated 100 MB Cluster Autoscaler log (bench/ca-log.ts), in its own process
+
+interface CaLogBench {
+  file: string;
+  bytes: number;
+  lines: number;
+  chunks: Measurement;
+  readline: Measurement;
+  /** From the parse runs' own report (median). */
+  mbPerS: number;
+  readlineMbPerS: number;
+}
+
+async function caLogBench(runs: number): Promise<CaLogBench> {
+  const dir = join(OUT, 'ca-log');
+  const file = join(dir, 'ca-100mb.log');
+  const stamp = `${file}.version`;
+  const script = join(ROOT, 'bench', 'out', 'build', 'bench', 'ca-log.js');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== `v${CA_LOG_GENERATOR_VERSION}`) {
+    log('generating a 100 MB CA log (5,000 nodes, 300 ASGs, 300 Pending pods, --v=4)…');
+    mkdirSync(dir, { recursive: true });
+    const r = spawnSync(process.execPath, [script, 'generate', file, '100'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (r.status !== 0) throw new Error('generating the CA log failed');
+    writeFileSync(stamp, `v${CA_LOG_GENERATOR_VERSION}\n`);
+  }
+  const run = async (label: string, extra: string[]) => {
+    const samples: Sample[] = [];
+    for (let i = 0; i < runs; i++) samples.push(await runOnce([process.execPath, script, 'parse', file, ...extra], { captureStdout: true }));
+    const reports = samples.map((x) => {
+      try {
+        return JSON.parse(x.stdout) as { mbPerS: number; lines: number; bytes: number };
+      } catch {
+        return undefined;
+      }
+    });
+    return { m: summarize(label, 'ca-log', [process.execPath, script, 'parse', '<file>', ...extra], samples), reports };
+  };
+  const chunks = await run('readCaLogFile (100 MB CA log)', []);
+  const readline = await run('node:readline + parser (same log)', ['--readline']);
+  const first = chunks.reports.find((r) => r);
+  return {
+    file,
+    bytes: first?.bytes ?? statSync(file).size,
+    lines: first?.lines ?? 0,
+    chunks: chunks.m,
+    readline: readline.m,
+    mbPerS: median(chunks.reports.filter((r) => r).map((r) => r!.mbPerS)),
+    readlineMbPerS: median(readline.reports.filter((r) => r).map((r) => r!.mbPerS)),
+  };
+}
+
+function caLogVerdict(c: CaLogBench): Verdict {
+  return {
+    target: 'a 100 MB CA log parsed by `readCaLogFile` in a few seconds (< 5 s) with bounded memory (peak RSS < 256 MB)',
+    measured: c.chunks.ok
+      ? `${fmtS(c.chunks.wallMs)} (CPU ${fmtS(c.chunks.cpuMs)}), ${c.mbPerS} MB/s, peak RSS ${fmtMb(c.chunks.rssMb)}; node:readline instead: ${fmtS(c.readline.wallMs)}, ${c.readlineMbPerS} MB/s`
+      : `failed (${c.chunks.error})`,
+    met: c.chunks.ok ? c.chunks.wallMs < 5000 && c.chunks.rssMb < 256 : false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // where the time goes: one run under the V8 sampling profiler
 
 interface ProfileSummary {
@@ -583,6 +648,7 @@ function render(ctx: {
   commands: string[];
   elapsedS: number;
   loads: number[];
+  caLog?: CaLogBench;
 }): string {
   const L: string[] = [];
   const row = (cells: Array<string | number>) => L.push(`| ${cells.join(' | ')} |`);
@@ -625,6 +691,19 @@ function render(ctx: {
   for (const m of ctx.offline)
     row([m.command === 'parse floor' ? 'JSON.parse floor ([bench/parse-floor.ts](../bench/parse-floor.ts))' : `\`${shownArgs(m.command)}\``, m.size ?? '', fmtS(m.wallMs), fmtS(m.cpuMs), fmtMb(m.rssMb), m.samples.length, m.ok ? 'ok' : `failed: ${m.error?.replaceAll('|', '\\|')}`]);
 
+  if (ctx.caLog) {
+    const c = ctx.caLog;
+    L.push('', '## CA log parsing', '');
+    L.push(
+      `[bench/ca-log.ts](../bench/ca-log.ts) writes a Cluster Autoscaler 1.32 log at \`--v=4\` (klog text, as \`kubectl logs\` prints it) of a 5,000-node cluster with 300 ASGs and 300 Pending pods: ${(c.bytes / 1e6).toFixed(0)} MB, ${c.lines.toLocaleString('en-US')} lines, one main loop every 10 s. Each run parses it in a fresh process; the summary keeps the latest record per pod × group and per node, so memory does not grow with the log.`,
+      '',
+      '| Reader | Wall (median) | CPU | Peak RSS | MB/s | Runs | Result |',
+      '|---|---|---|---|---|---|---|',
+    );
+    row(['`readCaLogFile` (1 MiB chunks split on bytes)', fmtS(c.chunks.wallMs), fmtS(c.chunks.cpuMs), fmtMb(c.chunks.rssMb), c.mbPerS, c.chunks.samples.length, c.chunks.ok ? 'ok' : `failed: ${c.chunks.error}`]);
+    row(['`node:readline` + the same parser', fmtS(c.readline.wallMs), fmtS(c.readline.cpuMs), fmtMb(c.readline.rssMb), c.readlineMbPerS, c.readline.samples.length, c.readline.ok ? 'ok' : `failed: ${c.readline.error}`]);
+  }
+
   const lr = ctx.liveResult;
   if (lr) {
     L.push('', `## Live gathering (${lr.size.name}: ${lr.size.nodes} nodes, ${lr.size.pods} pods, ${lr.size.asgs} ASGs)`, '');
@@ -661,6 +740,15 @@ function render(ctx: {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+
+/** Keeps the "Cluster shapes" section bench/shapes.ts wrote (between its markers) when the rest is regenerated. */
+function withShapesSection(doc: string): string {
+  const path = join(ROOT, 'docs', 'performance.md');
+  const old = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const at = old.indexOf('<!-- shapes:begin -->');
+  const end = old.indexOf('<!-- shapes:end -->');
+  return at >= 0 && end > at ? `${doc.trimEnd()}\n\n${old.slice(at, end + '<!-- shapes:end -->'.length)}\n` : doc;
+}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -699,6 +787,9 @@ async function main(): Promise<void> {
     }
   }
 
+  const caLog = CA_LOG ? await caLogBench(CA_LOG_RUNS) : undefined;
+  loads.push(os.loadavg()[0]);
+
   const profiles: ProfileSummary[] = [];
   const largest = sizes.at(-1);
   if (PROFILE && OFFLINE && largest) {
@@ -723,9 +814,10 @@ async function main(): Promise<void> {
     kubectl: kubectlVersion.replace('Client Version: ', ''),
   };
   const v = verdicts({ node, help }, offline, liveResult, sizes);
+  if (caLog) v.push(caLogVerdict(caLog));
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (Date.now() - started) / 1000;
-  const doc = render({ date, machine, sizes, startup: { node, help }, offline, liveResult, profiles, verdicts: v, commands, elapsedS, loads });
+  const doc = render({ date, machine, sizes, startup: { node, help }, offline, liveResult, profiles, verdicts: v, commands, elapsedS, loads, caLog });
   const strip = (m: Measurement) => ({ ...m, samples: m.samples.map(({ stdout: _o, stderr: _e, ...s }) => s) });
   writeFileSync(
     join(OUT, 'results.json'),
@@ -744,13 +836,14 @@ async function main(): Promise<void> {
           whyPending: liveResult.whyPending && strip(liveResult.whyPending),
         },
         profiles,
+        caLog: caLog && { ...caLog, chunks: strip(caLog.chunks), readline: strip(caLog.readline) },
         verdicts: v,
       },
       null,
       2,
     )}\n`,
   );
-  if (WRITE) writeFileSync(join(ROOT, 'docs', 'performance.md'), doc);
+  if (WRITE) writeFileSync(join(ROOT, 'docs', 'performance.md'), withShapesSection(doc));
   log(`\n${v.map((x) => `${mark(x.met).replaceAll('*', '').padEnd(12)} ${x.target}: ${x.measured}`).join('\n')}`);
   log(`\n${WRITE ? 'wrote docs/performance.md and ' : ''}bench/out/results.json in ${Math.round(elapsedS)} s`);
 }

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { auditedGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { reportSkippedGroups } from './lib/group-skip.js';
@@ -17,7 +18,10 @@ export default defineCheck({
     upstream: 'cluster-autoscaler core/scaleup/orchestrator/orchestrator.go filterValidScaleUpNodeGroups',
   },
   run(ctx) {
-    const audited = new Set(auditedGroups(ctx.analysis).map((g) => g.name));
+    const groups = auditedGroups(ctx.analysis);
+    // why-pending's skip is 'max-size' only for a group with desired >= max: without one, skip the pod analysis
+    if (!groups.some((g) => g.targetSize >= g.maxSize)) return;
+    const audited = new Set(groups.map((g) => g.name));
     const scoped = {
       ...ctx,
       report: (i: Parameters<typeof ctx.report>[0]) => audited.has(i.nodeGroup ?? '') && ctx.report(i),
@@ -25,7 +29,7 @@ export default defineCheck({
     reportSkippedGroups(scoped, 'max-size', (g) =>
       g.via === 'nodes-flag'
         ? `Raise the max in CA's --nodes=${g.minSize}:${g.maxSize}:${g.name} flag (and the ASG's MaxSize to match).`
-        : `Raise the ASG's max size, e.g.\n  aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${g.name} --max-size ${Math.max(g.maxSize * 2, g.maxSize + 2)}`,
+        : `Raise the ASG's max size, e.g.\n  ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', g.name, '--max-size', String(Math.max(g.maxSize * 2, g.maxSize + 2))])}`,
     );
   },
 });

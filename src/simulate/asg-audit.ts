@@ -312,6 +312,25 @@ function selectedKeys(pod: Pod): Set<string> {
   return keys;
 }
 
+const bySelectedKeyCache = new WeakMap<Analysis, Map<string, Pod[]>>();
+
+/** workloadPods indexed by the node label keys their nodeSelector / required node affinity name, once per analysis. */
+function podsBySelectedKey(a: Analysis): Map<string, Pod[]> {
+  let idx = bySelectedKeyCache.get(a);
+  if (!idx) {
+    idx = new Map();
+    for (const pod of workloadPods(a)) {
+      for (const k of selectedKeys(pod)) {
+        const list = idx.get(k);
+        if (list) list.push(pod);
+        else idx.set(k, [pod]);
+      }
+    }
+    bySelectedKeyCache.set(a, idx);
+  }
+  return idx;
+}
+
 function withLabels(node: Node, labels: Record<string, string>): Node {
   return { ...node, metadata: { ...node.metadata, labels: { ...(node.metadata.labels ?? {}), ...labels } } };
 }
@@ -352,7 +371,11 @@ export function labelDrifts(a: Analysis, g: NodeGroup): LabelDrift[] {
   if (drifted.length === 0) return [];
   const patched = withLabels(scratchNode, Object.fromEntries(drifted.map(([k, e]) => [k, e.value])));
   const byKey = new Map<string, { workloads: string[]; pending: string[] }>();
-  for (const pod of workloadPods(a)) {
+  // only pods whose selectors name a drifted key can change their answer; the output lists are sorted, so order is free
+  const bySelected = podsBySelectedKey(a);
+  const candidates = new Set<Pod>();
+  for (const [k] of drifted) for (const pod of bySelected.get(k) ?? []) candidates.add(pod);
+  for (const pod of candidates) {
     const keys = selectedKeys(pod);
     const relevant = drifted.filter(([k]) => keys.has(k)).map(([k]) => k);
     if (relevant.length === 0) continue;
@@ -410,7 +433,8 @@ export function taintDrifts(a: Analysis, g: NodeGroup): TaintDrift[] {
   for (const t of expected) {
     if (have.has(taintKey(t)) || !HARD_EFFECTS.includes(t.effect)) continue;
     // CA would pick this group for Pending pods that match the scratch template but not tolerate the real taint
-    const pods = workloadPods(a).filter(
+    // Pending candidates are unscheduled: the index holds them in input order
+    const pods = workloadIndex(a).unscheduled.filter(
       (pod) =>
         isPendingCandidate(pod) &&
         podMatchesNodeSelectorAndAffinity(pod, scratchNode) &&
@@ -423,12 +447,11 @@ export function taintDrifts(a: Analysis, g: NodeGroup): TaintDrift[] {
     if (want.has(taintKey(t)) || !HARD_EFFECTS.includes(t.effect)) continue;
     const realNode = p.nodes[0] ?? withTaints(scratchNode, expected);
     // pods the real nodes take but the scratch template refuses
-    const pods = workloadPods(a).filter(
-      (pod) =>
-        (p.nodes.some((n) => n.metadata.name === pod.spec.nodeName) ||
-          (isPendingCandidate(pod) && podMatchesNodeSelectorAndAffinity(pod, realNode))) &&
-        !tolerationsTolerateTaint(pod.spec.tolerations, t),
-    );
+    const idx = workloadIndex(a);
+    const onNodes = p.nodes.flatMap((n) => idx.byNode.get(n.metadata.name ?? '') ?? []);
+    const pods = [...onNodes, ...idx.unscheduled.filter((pod) => isPendingCandidate(pod) && podMatchesNodeSelectorAndAffinity(pod, realNode))]
+      .filter((pod) => !tolerationsTolerateTaint(pod.spec.tolerations, t))
+      .sort((x, y) => (idx.order.get(x) ?? 0) - (idx.order.get(y) ?? 0));
     out.push(driftOf(a, t, 'extra', source, pods));
   }
   return out;

@@ -6,6 +6,8 @@
  * (timers, NodeGroupMinSizeReached, MinimalResourceLimitExceeded) and the cooldowns.
  * Pure: derived from one Analysis, cached per Analysis.
  */
+import { caCrdList } from '../model/ca-crds.js';
+import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
 import type { CaConfig } from '../model/ca-config.js';
 import { parseGoDuration } from '../model/duration.js';
 import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
@@ -36,9 +38,15 @@ import {
 import { replicaCountUnknown } from './drainability/replica-count.js';
 import { defaultRules, drainable, type RuleVerdict } from './drainability/rules.js';
 import { systemPodBlocksUntil } from './drainability/system.js';
-import type { ControllerListers, DrainContext, DrainOptions } from './drainability/types.js';
+import type {
+  ControllerListers,
+  DrainContext,
+  DrainOptions,
+  ReplicationControllerLike,
+} from './drainability/types.js';
+import { maxNodeStartupTimeMs, nodeReadinessState } from './node-groups.js';
 import { compileLabelSelector } from './predicates/labels.js';
-import { nodeInfoFor, parseResourceList } from './resources.js';
+import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
 import { buildClusterView, formatFitError, runFilters } from './scheduler.js';
 import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.js';
 import { calculateUtilization, nodeGpuResource } from './utilization.js';
@@ -223,11 +231,50 @@ function byKey<T extends { metadata: { namespace?: string; name?: string } }>(it
   return new Map(items.map((o) => [`${o.metadata.namespace ?? 'default'}/${o.metadata.name ?? ''}`, o]));
 }
 
+/**
+ * The parts of a blocked verdict that the real CA decides differently from run to run: which blocking pod it names
+ * (GetPodsToMove stops at the first in its snapshot's pod order, which follows informer order), whether a PDB's budget
+ * is already spent (RemainingPdbTracker: nodes simulated earlier in the loop consume it, in an order that varies), and
+ * whether a pod moved here by an earlier simulation lands here at all (the scheduler simulation's destination choice).
+ * CA: simulator/drain.go GetPodsToMove, core/scaledown/pdb/basic.go, core/scaledown/planner/planner.go.
+ */
+function orderDependence(blockers: BlockerDetail[]): string[] {
+  const out: string[] = [];
+  const first = blockers[0];
+  if (!first) return out;
+  if (blockers.length > 1) {
+    const names = blockers.map((b) => `${ref(b.pod)} (${b.reason})`);
+    out.push(
+      `${blockers.length} pods block the node; CA names whichever comes first in its snapshot, which varies between runs: ${names.join(', ')}`,
+    );
+  }
+  if (first.reason === 'NotEnoughPdb') {
+    for (const p of first.pdbs ?? []) {
+      if (p.initial < 1 || p.consumedBy.length === 0) continue;
+      const by = p.consumedBy.map((c) => c.node).join(', ');
+      out.push(
+        `PDB ${p.pdb.metadata.namespace ?? 'default'}/${p.pdb.metadata.name ?? ''} allows ${p.initial} disruption(s); nodes simulated earlier in this loop used it (${by}). CA's order varies, so in a loop that simulates this node first it can be removable and ${by} get NotEnoughPdb instead`,
+      );
+    }
+  }
+  const from = movedFrom.get(first.pod);
+  if (from) {
+    out.push(
+      `${ref(first.pod)} is here only because the simulation of ${from} moved it here; CA may place it on another node, leaving this one removable`,
+    );
+  }
+  return out;
+}
+
 /** CA's listers, one kind at a time: a kind missing from the snapshot cannot be looked up. */
 function listers(a: Analysis): ControllerListers {
   const has = (k: 'replicaSets' | 'statefulSets' | 'daemonSets' | 'jobs') =>
     a.raw.provided.has(k) && !a.gapFor(k);
+  // ReplicationControllers are read when the snapshot carries them (a `replicationControllers` list next to the others)
+  const rcs = (a.raw as { replicationControllers?: ReplicationControllerLike[] }).replicationControllers;
+  const rcProvided = (a.raw.provided as Set<string>).has('replicationControllers');
   return {
+    ...(rcs && rcProvided ? { replicationControllers: byKey(rcs) } : {}),
     ...(has('replicaSets') ? { replicaSets: byKey(a.raw.replicaSets) } : {}),
     ...(has('statefulSets') ? { statefulSets: byKey(a.raw.statefulSets) } : {}),
     ...(has('daemonSets') ? { daemonSets: byKey(a.raw.daemonSets) } : {}),
@@ -377,6 +424,7 @@ function cooldowns(a: Analysis, caStart: Date | undefined): Cooldown[] {
 // placement simulation (simulator/cluster.go findPlaceFor, scheduling/hinting_simulator.go TrySchedulePods)
 
 interface SimState {
+  /** The simulated snapshot, changed in place by tryPlace (NodeInfo objects themselves are never mutated). */
   infos: NodeInfo[];
   view: ClusterView;
   index: Map<string, number>;
@@ -384,14 +432,14 @@ interface SimState {
   destinations: Set<string>;
   /** plugin_runner.go RunFiltersUntilPassingNode: the search starts after the last node found. */
   lastIndex: number;
+  /** Free pods/cpu/memory per node, so the search skips nodes NodeResourcesFit would reject without running filters. */
+  room: RoomIndex;
 }
 
 /** Pods the simulation moved, with the node they really run on (CA persists successful simulations in the loop). */
 const movedFrom = new WeakMap<Pod, string>();
 
-type PlacementResult =
-  | { ok: true; moves: PodMove[]; infos: NodeInfo[]; view: ClusterView; lastIndex: number }
-  | { ok: false; pod: Pod; message: string };
+type PlacementResult = { ok: true; moves: PodMove[] } | { ok: false; pod: Pod; message: string };
 
 /** A new view object sharing `infos`: predicates memoize per view (and per view and incoming pod). */
 function withInfos(view: ClusterView, infos: NodeInfo[]): ClusterView {
@@ -402,34 +450,149 @@ function hasRequiredAntiAffinity(pod: Pod): boolean {
   return (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
 }
 
-function tryPlace(a: Analysis, s: SimState, removed: string, podsToMove: Pod[]): PlacementResult {
-  const infos = [...s.infos];
+/**
+ * Max free pods, cpu and memory over ranges of node positions (a segment tree): "the first node from i on with room
+ * for this pod" in O(log n) instead of a scan. It only prunes nodes NodeResourcesFit certainly rejects (same
+ * arithmetic as insufficientResources), so the first node passing every filter is the one the scan would find.
+ */
+export class RoomIndex {
+  private readonly size: number;
+  private readonly pods: Float64Array;
+  private readonly cpu: Float64Array;
+  private readonly memory: Float64Array;
+
+  constructor(readonly n: number) {
+    let size = 1;
+    while (size < n) size *= 2;
+    this.size = size;
+    this.pods = new Float64Array(2 * size).fill(-Infinity);
+    this.cpu = new Float64Array(2 * size).fill(-Infinity);
+    this.memory = new Float64Array(2 * size).fill(-Infinity);
+  }
+
+  /** Sets node i's free room; an ineligible node (not a destination) gets none. */
+  set(i: number, ni: NodeInfo, eligible: boolean): void {
+    let at = this.size + i;
+    const free = (name: string) => {
+      const v = (ni.allocatable[name] ?? 0) - (ni.requested[name] ?? 0);
+      return Number.isNaN(v) ? Infinity : v; // never prune on a value the predicate would not reject
+    };
+    const pods = (ni.allocatable.pods ?? 0) - ni.pods.length;
+    this.pods[at] = eligible ? (Number.isNaN(pods) ? Infinity : pods) : -Infinity;
+    this.cpu[at] = eligible ? free('cpu') : -Infinity;
+    this.memory[at] = eligible ? free('memory') : -Infinity;
+    for (at >>= 1; at >= 1; at >>= 1) {
+      const l = 2 * at;
+      this.pods[at] = Math.max(this.pods[l], this.pods[l + 1]);
+      this.cpu[at] = Math.max(this.cpu[l], this.cpu[l + 1]);
+      this.memory[at] = Math.max(this.memory[l], this.memory[l + 1]);
+    }
+  }
+
+  private roomy(at: number, cpu: number, memory: number): boolean {
+    // insufficientResources: pods.length + 1 > allocatable pods; wanted > capacity - used only for wanted > 0
+    return this.pods[at] >= 1 && !(cpu > 0 && cpu > this.cpu[at]) && !(memory > 0 && memory > this.memory[at]);
+  }
+
+  /** The first position in [from, to) that may have room for the requests, or -1. */
+  next(from: number, to: number, cpu: number, memory: number): number {
+    return from >= to ? -1 : this.descend(1, 0, this.size, from, to, cpu, memory);
+  }
+
+  private descend(at: number, lo: number, hi: number, from: number, to: number, cpu: number, memory: number): number {
+    if (hi <= from || lo >= to || !this.roomy(at, cpu, memory)) return -1;
+    if (hi - lo === 1) return lo;
+    const mid = (lo + hi) >> 1;
+    const left = this.descend(2 * at, lo, mid, from, to, cpu, memory);
+    return left >= 0 ? left : this.descend(2 * at + 1, mid, hi, from, to, cpu, memory);
+  }
+}
+
+function isDestination(s: Pick<SimState, 'destinations'>, ni: NodeInfo): boolean {
+  return s.destinations.has(ni.node.metadata.name ?? '') && !ni.node.spec?.unschedulable;
+}
+
+function buildRoomIndex(s: Omit<SimState, 'room'>): RoomIndex {
+  const room = new RoomIndex(s.infos.length);
+  s.infos.forEach((ni, i) => room.set(i, ni, isDestination(s, ni)));
+  return room;
+}
+
+/** A node leaves podDestinations (its pods moved away): it takes no more pods. */
+function removeDestination(s: SimState, name: string): void {
+  s.destinations.delete(name);
+  const at = s.index.get(name);
+  if (at !== undefined) s.room.set(at, s.infos[at], false);
+}
+
+/**
+ * Moves `podsToMove` off `removed` ('' for none) in CA's order: first fit from the last node found. Commits the moves
+ * to `s` when every pod finds a node, else leaves `s` as it was (with the scheduler's message only when `explain`).
+ * The view object (and so the predicates' per-view memos) is kept unless a pod with required anti-affinity moves:
+ * only that per-view list depends on where pods are.
+ */
+function tryPlace(
+  a: Analysis,
+  s: SimState,
+  removed: string,
+  podsToMove: Pod[],
+  { explain }: { explain: boolean },
+): PlacementResult {
+  const { infos, room } = s;
+  const saved: Array<[number, NodeInfo]> = [];
+  const put = (i: number, ni: NodeInfo) => {
+    saved.push([i, infos[i]]);
+    infos[i] = ni;
+    room.set(i, ni, isDestination(s, ni));
+  };
+  const rollback = () => {
+    for (let k = saved.length - 1; k >= 0; k--) {
+      const [i, ni] = saved[k];
+      infos[i] = ni;
+      room.set(i, ni, isDestination(s, ni));
+    }
+  };
+  let view = s.view;
   const at = s.index.get(removed);
   if (at !== undefined) {
     const moving = new Set(podsToMove);
     const ni = infos[at];
     // the removed node stays in the snapshot without the moved pods, so topology domains are preserved
-    infos[at] = nodeInfoFor(ni.node, ni.pods.filter((p) => !moving.has(p)));
+    put(at, nodeInfoFor(ni.node, ni.pods.filter((p) => !moving.has(p))));
+    if (podsToMove.some(hasRequiredAntiAffinity)) view = withInfos(view, infos);
   }
-  let view = withInfos(s.view, infos);
   let lastIndex = s.lastIndex;
   const moves: PodMove[] = [];
   const opts = { taintReason: a.caTaintReason };
+  const n = infos.length;
   for (const pod of podsToMove) {
     const moving: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined } };
     delete moving.spec.nodeName;
     const from = movedFrom.get(pod) ?? removed;
     if (from) movedFrom.set(moving, from);
+    const req = podRequests(moving);
+    const cpu = req.cpu ?? 0;
+    const memory = req.memory ?? 0;
     let placedAt = -1;
-    for (let i = 0; i < infos.length; i++) {
-      const idx = (lastIndex + i) % infos.length;
-      const ni = infos[idx];
-      const name = ni.node.metadata.name ?? '';
-      if (name === removed || !s.destinations.has(name) || ni.node.spec?.unschedulable) continue;
-      if (runFilters(moving, ni, view, opts).fits) {
-        placedAt = idx;
-        break;
+    // positions lastIndex..n-1, then 0..lastIndex-1, as the scan (lastIndex + i) % n
+    for (const [lo, hi] of [
+      [lastIndex, n],
+      [0, lastIndex],
+    ]) {
+      for (let idx = room.next(lo, hi, cpu, memory); idx >= 0; idx = room.next(idx + 1, hi, cpu, memory)) {
+        const ni = infos[idx];
+        const name = ni.node.metadata.name ?? '';
+        if (name === removed || !s.destinations.has(name) || ni.node.spec?.unschedulable) continue;
+        if (runFilters(moving, ni, view, opts).fits) {
+          placedAt = idx;
+          break;
+        }
       }
+      if (placedAt >= 0) break;
+    }
+    if (placedAt < 0 && !explain) {
+      rollback();
+      return { ok: false, pod, message: '' };
     }
     if (placedAt < 0) {
       const reasons: string[][] = [];
@@ -445,21 +608,24 @@ function tryPlace(a: Analysis, s: SimState, removed: string, podsToMove: Pod[]):
       }
       const message =
         count === 0 ? 'no other node can take pods' : formatFitError(count, reasons);
+      rollback();
       return { ok: false, pod, message };
     }
     const target = infos[placedAt];
-    infos[placedAt] = nodeInfoFor(target.node, [...target.pods, moving]);
+    put(placedAt, nodeInfoFor(target.node, [...target.pods, moving]));
     // per-(view, pod) state is computed afresh for each incoming pod from the shared array; only the per-view list of
     // pods with required anti-affinity would go stale, so a new view is needed only when such a pod lands
     if (hasRequiredAntiAffinity(moving)) view = withInfos(view, infos);
-    lastIndex = (placedAt + 1) % infos.length;
+    lastIndex = (placedAt + 1) % n;
     moves.push({
       namespace: pod.metadata.namespace ?? 'default',
       name: pod.metadata.name ?? '',
       destination: target.node.metadata.name ?? '',
     });
   }
-  return { ok: true, moves, infos, view, lastIndex };
+  s.view = view;
+  s.lastIndex = lastIndex;
+  return { ok: true, moves };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -522,7 +688,8 @@ function judgePods(
       }
       if (v.reason === 'MinReplicasReached') {
         const c = controllerRef(pod);
-        const rs = c ? (ctx.listers?.replicaSets?.get(`${ns}/${c.name}`) as ReplicaSet | undefined) : undefined;
+        const lister = c?.kind === 'ReplicationController' ? ctx.listers?.replicationControllers : ctx.listers?.replicaSets;
+        const rs = c ? (lister?.get(`${ns}/${c.name}`) as ReplicaSet | undefined) : undefined;
         if (rs?.spec?.replicas !== undefined) d.replicas = rs.spec.replicas;
       }
       if (v.reason === 'UnmovableKubeSystemPod') {
@@ -620,15 +787,17 @@ function compute(a: Analysis): ScaleDownAnalysis {
     storageClasses: a.raw.storageClasses,
     has: a.view.has,
   });
-  const state: SimState = {
-    infos: [...view.nodeInfos],
-    view,
+  const simInfos = [...view.nodeInfos];
+  const simulated = {
+    infos: simInfos,
+    view: withInfos(view, simInfos),
     index: new Map(view.nodeInfos.map((ni, i) => [ni.node.metadata.name ?? '', i])),
     destinations: new Set(
       a.raw.nodes.filter((n) => !beingDeleted(n, now)).map((n) => n.metadata.name ?? ''),
     ),
     lastIndex: 0,
   };
+  const state: SimState = { ...simulated, room: buildRoomIndex(simulated) };
   // CA: core/podlistprocessor/filter_out_schedulable.go places Pending pods that fit existing nodes in the snapshot
   // before scale-down looks at it, so they count on those nodes (utilization, drainability, room)
   const pendingNotes = new Map<string, string[]>();
@@ -643,16 +812,34 @@ function compute(a: Analysis): ScaleDownAnalysis {
     // filterOutSchedulableByPacking: higher priority first
     .sort((x, y) => (podPriority(y, a.priorityClasses) ?? 0) - (podPriority(x, a.priorityClasses) ?? 0));
   for (const pod of pending) {
-    const placed = tryPlace(a, state, '', [pod]);
+    const placed = tryPlace(a, state, '', [pod], { explain: false }); // why it fits nowhere is not reported
     if (!placed.ok) continue;
-    state.infos = placed.infos;
-    state.view = placed.view;
-    state.lastIndex = placed.lastIndex;
     const dest = placed.moves[0].destination;
     pendingNotes.set(dest, [
       ...(pendingNotes.get(dest) ?? []),
       `Pending pod ${ref(pod)} fits here: CA counts it on this node (filter_out_schedulable places it in its snapshot)`,
     ]);
+  }
+  // CapacityBuffer fake pods are injected into the same pending list (CA ≥ 1.34, --capacity-buffer-pod-injection-enabled;
+  // processors/capacitybuffer/pod_list_processor.go) and packed onto existing nodes the same way: where they fit they
+  // hold room, and count on the node as used capacity
+  const buffers = caCrdList(a.raw, 'capacityBuffers') ?? [];
+  if (buffers.length > 0) {
+    const states = capacityBufferStates(buffers, {
+      settings: capacityBufferCaSettings(ca),
+      podTemplates: caCrdList(a.raw, 'podTemplates'),
+      workloads: { deployments: a.raw.deployments, replicaSets: a.raw.replicaSets, statefulSets: a.raw.statefulSets, jobs: a.raw.jobs },
+      events: a.raw.events,
+    });
+    for (const pod of states.flatMap((b) => b.fakePods)) {
+      const placed = tryPlace(a, state, '', [pod], { explain: false }); // why it fits nowhere is not reported
+      if (!placed.ok) continue;
+      const dest = placed.moves[0].destination;
+      pendingNotes.set(dest, [
+        ...(pendingNotes.get(dest) ?? []),
+        `CapacityBuffer ${bufferOfFakePod(pod) ?? '?'} holds room here with a fake pod (${ref(pod)}): CA counts it on this node`,
+      ]);
+    }
   }
   const podsOn = new Map<string, Pod[]>();
   for (const ni of state.infos) podsOn.set(ni.node.metadata.name ?? '', ni.pods);
@@ -670,7 +857,13 @@ function compute(a: Analysis): ScaleDownAnalysis {
 
   const caStart = caPodStart(a);
   const scaleDownEnabled = ca.flags.scaleDownEnabled.value;
-  const clusterUnhealthy = a.caStatus !== undefined && !a.caStatus.stale && a.caStatus.clusterHealth === 'Unhealthy';
+  const statusUnhealthy = a.caStatus !== undefined && !a.caStatus.stale && a.caStatus.clusterHealth === 'Unhealthy';
+  // Without a status ConfigMap, count as CA does (clusterstate.go IsClusterHealthy over updateReadinessStats).
+  const computedHealth = a.caStatus === undefined && ca.found ? clusterHealthFromNodes(a) : undefined;
+  const clusterUnhealthy = statusUnhealthy || computedHealth?.unhealthy === true;
+  const unhealthyDetail = statusUnhealthy
+    ? "CA's status ConfigMap reports the cluster Unhealthy: CA skips scale-down"
+    : (computedHealth?.detail ?? '');
 
   const work: Working[] = a.raw.nodes.map((node) => {
     const name = node.metadata.name ?? '';
@@ -801,6 +994,8 @@ function compute(a: Analysis): ScaleDownAnalysis {
     report.notes.push(...judged.notes);
     if (!candidate) continue;
     w.entry.simulated = true;
+    const either = orderDependence(judged.blockers);
+    if (either.length) report.caMayDecideEither = either;
     const first = judged.blockers[0];
     if (first) {
       w.reason = 'BlockedByPod';
@@ -816,7 +1011,7 @@ function compute(a: Analysis): ScaleDownAnalysis {
       }
       toMove.push(pod);
     }
-    const placed = tryPlace(a, state, name, toMove);
+    const placed = tryPlace(a, state, name, toMove, { explain: true });
     if (!placed.ok) {
       w.reason = 'NoPlaceToMovePods';
       w.summary = `pod ${ref(placed.pod)} fits no other node: ${placed.message}`;
@@ -830,10 +1025,7 @@ function compute(a: Analysis): ScaleDownAnalysis {
       };
       continue;
     }
-    state.infos = placed.infos;
-    state.view = placed.view;
-    state.lastIndex = placed.lastIndex;
-    state.destinations.delete(name);
+    removeDestination(state, name);
     if (!pdbTracker.canRemoveInParallel(toMove))
       report.notes.push('PDBs do not allow evicting all its pods at once: CA marks it risky and deletes it last');
     pdbTracker.removePods(name, toMove);
@@ -892,8 +1084,7 @@ function compute(a: Analysis): ScaleDownAnalysis {
     if (w.reason !== undefined) continue;
     if (!scaleDownEnabled)
       w.waits.push({ kind: 'loop-gate', detail: '--scale-down-enabled=false: CA never scales down' });
-    if (clusterUnhealthy)
-      w.waits.push({ kind: 'loop-gate', detail: "CA's status ConfigMap reports the cluster Unhealthy: CA skips scale-down" });
+    if (clusterUnhealthy) w.waits.push({ kind: 'loop-gate', detail: unhealthyDetail });
     for (const c of cds) {
       if (c.group && c.group !== w.entry.group?.name) continue;
       w.waits.push({
@@ -961,6 +1152,27 @@ function compute(a: Analysis): ScaleDownAnalysis {
     pdbs: pdbTracker.pdbs,
     groupOptions,
     notes,
+  };
+}
+
+/**
+ * CA's cluster-wide health from the nodes: Unready nodes (not Ready for longer than the max node startup time; younger
+ * ones are NotStarted and do not count) above both --ok-total-unready-count and --max-total-unready-percentage of all
+ * nodes. CA: clusterstate/clusterstate.go IsClusterHealthy, updateReadinessStats.
+ */
+export function clusterHealthFromNodes(a: Analysis): { unhealthy: boolean; unready: number; total: number; detail: string } {
+  const startupMs = maxNodeStartupTimeMs(a.ca);
+  const total = a.raw.nodes.length;
+  const unready = a.raw.nodes.filter((n) => nodeReadinessState(n, a.now, startupMs) === 'unready').length;
+  const okCount = a.ca.flags.okTotalUnreadyCount.value;
+  const pct = a.ca.flags.maxTotalUnreadyPercentage.value;
+  const unhealthy = unready > okCount && unready > (pct / 100) * total;
+  const startup = `${minutes(startupMs)}${a.ca.flags.maxNodeStartupTime.supported ? ' (--max-node-startup-time)' : ''}`;
+  return {
+    unhealthy,
+    unready,
+    total,
+    detail: `${unready} of ${total} nodes are Unready (not Ready for over ${startup}), above --ok-total-unready-count=${okCount} and --max-total-unready-percentage=${pct}: CA finds the cluster unhealthy and skips scale-down (no status ConfigMap to confirm)`,
   };
 }
 

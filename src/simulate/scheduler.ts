@@ -236,22 +236,113 @@ export function normalizeSchedulerReason(reason: string): string {
 }
 
 /**
- * Runs the filters against every node of the view and reproduces the scheduler's FitError message.
+ * Runs the filters against every node of the view and reproduces the scheduler's FitError message, one node at a
+ * time: the reference explainAgainstNodes must agree with (test/simulate/scheduler-node-classes.test.ts).
  * Nodes that could not be fully evaluated count as not fitting and appear in the histogram under
  * notEvaluatedReason(...), so the counts add up to N.
  */
+export function explainAgainstNodesPerNode(pod: Pod, view: ClusterView, options?: RunFiltersOptions): Explanation {
+  return explain(pod, view, options, (ni) => runFilters(pod, ni, view, options));
+}
+
+/**
+ * explainAgainstNodes with node classes: nodes alike in everything the pod's static Filter plugins read (the label
+ * keys its nodeSelector / required node affinity name, taints, spec.unschedulable) get those plugins' statuses
+ * once per class; the per-node plugins (ports, resources, topology spread, inter-pod affinity, and volumes when the
+ * pod has claims) run per node. Nodes failing a static plugin share one result object. Same verdicts, reasons and
+ * message as explainAgainstNodesPerNode.
+ */
 export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFiltersOptions): Explanation {
+  const classOf = nodeClassKeyer(pod);
+  if (!classOf) return explainAgainstNodesPerNode(pod, view, options);
+  const plugins = selectedPlugins(options);
+  const pre = runPreFilters(pod, view, options);
+  const withClaims = podHasClaims(pod);
+  const isStatic = plugins.map((p) => STATIC_PLUGINS.has(p.name) || (!withClaims && VOLUME_PLUGINS.has(p.name)));
+  const classes = new Map<string, Array<FilterStatus | undefined>>();
+  // a failure in the leading run of static plugins decides the node the same way for the whole class
+  const decided = new Map<string, PredicateResult>();
+  return explain(pod, view, options, (ni) => {
+    const key = classOf(ni);
+    const early = decided.get(key);
+    if (early) return early;
+    let statuses = classes.get(key);
+    if (!statuses) classes.set(key, (statuses = new Array<FilterStatus | undefined>(plugins.length)));
+    const notEvaluated = [...pre.notEvaluated];
+    let leading = true;
+    for (let i = 0; i < plugins.length; i++) {
+      const plugin = plugins[i];
+      let s: FilterStatus;
+      if (isStatic[i]) s = statuses[i] ??= plugin.filter(pod, ni, view);
+      else {
+        leading = false;
+        s = plugin.filter(pod, ni, view);
+      }
+      if (s.code === 'Success') continue;
+      if (s.code === 'NotEvaluated') {
+        if (!notEvaluated.some((n) => n.plugin === s.plugin)) notEvaluated.push(s);
+        continue;
+      }
+      const result: PredicateResult = { fits: false, failure: styled(s, options), notEvaluated };
+      if (leading) decided.set(key, result);
+      return result;
+    }
+    return { fits: notEvaluated.length === 0, notEvaluated };
+  });
+}
+
+/** Plugins that read only the node's labels, taints and spec.unschedulable (and its name, see nodeClassKeyer). */
+const STATIC_PLUGINS = new Set([NODE_UNSCHEDULABLE, NODE_NAME, TAINT_TOLERATION, NODE_AFFINITY]);
+/** Succeed without reading the node when the pod has no claims (volume-binding.ts podClaims, volume-zone.ts). */
+const VOLUME_PLUGINS = new Set([VOLUME_BINDING, VOLUME_ZONE]);
+
+function podHasClaims(pod: Pod): boolean {
+  return (pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim || v.ephemeral);
+}
+
+const taintKeys = new WeakMap<Node, string>();
+
+function taintKey(node: Node): string {
+  let k = taintKeys.get(node);
+  if (k === undefined) taintKeys.set(node, (k = JSON.stringify(node.spec?.taints ?? [])));
+  return k;
+}
+
+/**
+ * The node-class key for a pod, or undefined when its static plugins read the node's name (spec.nodeName,
+ * matchFields): then every node is its own class and the per-node path runs.
+ */
+function nodeClassKeyer(pod: Pod): ((ni: NodeInfo) => string) | undefined {
+  if (pod.spec.nodeName) return undefined;
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (terms?.some((t) => (t.matchFields?.length ?? 0) > 0)) return undefined;
+  const keys = [
+    ...new Set([
+      ...Object.keys(pod.spec.nodeSelector ?? {}),
+      ...(terms ?? []).flatMap((t) => (t.matchExpressions ?? []).map((e) => e.key)),
+    ]),
+  ].sort();
+  return (ni) => {
+    const labels = ni.node.metadata.labels ?? {};
+    // JSON keeps the key unambiguous whatever the label values hold (null: the label is absent)
+    const values = keys.map((key) => (Object.hasOwn(labels, key) ? labels[key] : null));
+    return `${ni.node.spec?.unschedulable ? 1 : 0}${taintKey(ni.node)}${JSON.stringify(values)}`;
+  };
+}
+
+function explain(
+  pod: Pod,
+  view: ClusterView,
+  options: RunFiltersOptions | undefined,
+  filterNode: (ni: NodeInfo) => PredicateResult,
+): Explanation {
   const total = view.nodeInfos.length;
   if (total === 0) return { message: 'no nodes available to schedule pods', nodes: [], fittingNodes: [] };
   const pre = runPreFilters(pod, view, options);
   if (pre.failure) {
     const failure = pre.failure;
-    const nodes = view.nodeInfos.map((ni) => ({
-      name: ni.node.metadata.name ?? '',
-      fits: false,
-      reasons: failure.reasons,
-      result: { fits: false, failure, notEvaluated: pre.notEvaluated },
-    }));
+    const result = { fits: false, failure, notEvaluated: pre.notEvaluated };
+    const nodes = view.nodeInfos.map((ni) => ({ name: ni.node.metadata.name ?? '', fits: false, reasons: failure.reasons, result }));
     return {
       message: formatFitError(total, [], { preFilterMsg: failure.reasons.join(', ') }),
       nodes,
@@ -261,9 +352,9 @@ export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFi
   }
   const nodes: NodeExplanation[] = [];
   const fittingNodes: string[] = [];
-  const histogramInput: string[][] = [];
+  const histogramInput: Array<readonly string[]> = [];
   for (const ni of view.nodeInfos) {
-    const result = runFilters(pod, ni, view, options);
+    const result = filterNode(ni);
     const name = ni.node.metadata.name ?? '';
     const reasons = result.failure?.reasons ?? [];
     nodes.push({ name, fits: result.fits, reasons, result });

@@ -11,6 +11,7 @@ import { registerWhyPending } from './commands/why-pending.register.js';
 import type { CliContext, Registrar } from './commands/register.js';
 import type { Deps, GlobalOptions, RunResult } from './commands/types.js';
 import { EXIT } from './commands/types.js';
+import { guardTerminalOutput, safeLines } from './report/sanitize.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
 const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight];
@@ -21,10 +22,23 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** How the user invoked casdoctor: `kubectl casdoctor` as a kubectl plugin. */
+const PROGRAM_NAME = process.env.CASDOCTOR_AS_KUBECTL_PLUGIN ? 'kubectl casdoctor' : 'casdoctor';
+
+/** The subcommand whose action is running, so an error's hint names its help (`casdoctor why-pending --help`). */
+let activeCommand: string | undefined;
+
 export function buildProgram(): Command {
   const program = new Command();
+  // set before any subcommand exists: commander copies these settings into each subcommand as it is created, so a
+  // subcommand's usage error throws (exit 2 in main) instead of calling process.exit(1), and its help lists the globals
   program
-    .name(process.env.CASDOCTOR_AS_KUBECTL_PLUGIN ? 'kubectl casdoctor' : 'casdoctor')
+    .exitOverride()
+    .configureOutput({ writeErr, writeOut })
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError(`Run '${PROGRAM_NAME} --help' for usage.`);
+  program
+    .name(PROGRAM_NAME)
     .description(
       'A doctor for the Kubernetes Cluster Autoscaler on AWS Auto Scaling Groups.\n' +
         'Explains why pods stay Pending, what CA sees for every node group, and what to change.',
@@ -41,12 +55,18 @@ export function buildProgram(): Command {
     .option('--profile <name>', 'AWS profile (default: the AWS credential chain)')
     .option('--region <region>', "AWS region (default: AWS_REGION, the profile, or the nodes' region label)")
     .option('--request-timeout <duration>', 'bound on each API call (Go duration)', '30s')
+    .option('--ca-log-since <duration>', "how much of Cluster Autoscaler's own log to read live (Go duration, like kubectl logs --since)", '1h')
     .option('--now <rfc3339>', 'the clock for time-based rules (default: now)')
     .option(
       '--ca-args <flags>',
       'Cluster Autoscaler flags overriding those found on its Deployment, e.g. "--expander=random --max-nodes-total=50"',
     )
-    .option('-o, --output <format>', 'output format: table or json (preflight also: sarif, junit, markdown)', 'table')
+    .addOption(
+      new Option('-o, --output <format>', 'output format: table (default), json or yaml; why-pending and scale-down-blockers also wide and name; preflight also sarif, junit, markdown; snapshot: the directory to write')
+        .default('table')
+        // kubectl accepts -o=json; commander hands a short option's `=json` over verbatim
+        .argParser((v: string) => v.replace(/^=/, '')),
+    )
     .addOption(
       new Option('--fail-on <level>', 'exit 1 when a finding at or above this severity exists')
         .choices(['error', 'warning', 'info', 'never'])
@@ -58,15 +78,16 @@ export function buildProgram(): Command {
 
   for (const register of REGISTRARS) register(program, cliContext);
 
-  // no subcommand: the overview (and, at a terminal, a menu of next steps)
-  program.action(async (_opts: unknown, cmd: Command) => {
-    const { runOverview } = await import('./commands/overview.js');
-    setResult(await runOverview(globalOptions(cmd), defaultDeps()));
-  });
-
   program
     .command('checks')
     .description('list every check: id, severity, commands, summary')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  ${PROGRAM_NAME} checks                       the table: check, severity, commands, summary
+  ${PROGRAM_NAME} checks -o json               the same as JSON, with each check's docs URL`,
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       const { runListChecks } = await import('./commands/checks.js');
       setResult(await runListChecks(globalOptions(cmd), defaultDeps()));
@@ -76,10 +97,86 @@ export function buildProgram(): Command {
     .command('explain')
     .description("print a check's documentation")
     .argument('<check-id>', 'the check id, e.g. pod-untolerated-taint')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  ${PROGRAM_NAME} explain pod-untolerated-taint
+  ${PROGRAM_NAME} explain asg-missing-discovery-tag | less`,
+    )
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const { runExplain } = await import('./commands/checks.js');
       setResult(await runExplain(id, globalOptions(cmd), defaultDeps()));
     });
+
+  program
+    .command('version')
+    .description('print the version')
+    .action(() => {
+      writeOut(`${VERSION}\n`);
+      setResult({ exitCode: EXIT.ok });
+    });
+
+  // `casdoctor help <command>`: commander adds it by itself only to a program without an action of its own, and its
+  // own answer to an unknown name is the whole help on stderr; this one says which name is unknown, like a typo'd command
+  program
+    .command('help')
+    .description('show help for a command')
+    .argument('[command]', 'the command')
+    .action(async (name: string | undefined, _opts: unknown, cmd: Command) => {
+      const sub = name === undefined ? program : program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+      if (sub) {
+        sub.outputHelp();
+        setResult({ exitCode: EXIT.ok });
+        return;
+      }
+      const { suggestSimilar } = await import('./commands/suggest.js');
+      const near = suggestSimilar(name!, program.commands.map((c) => c.name()));
+      cmd.error(`error: unknown command '${name}'${near.length ? `\n(Did you mean ${near.join(' or ')}?)` : ''}`, {
+        exitCode: EXIT.usage,
+        code: 'commander.unknownCommand',
+      });
+    });
+
+  // each subcommand's usage errors point at its own help, not the program's
+  for (const sub of program.commands)
+    sub.showHelpAfterError(sub.name() === 'help' ? `Run '${PROGRAM_NAME} --help' for the commands.` : `Run '${PROGRAM_NAME} ${sub.name()} --help' for usage.`);
+
+  program.hook('preAction', (_program, action) => {
+    activeCommand = action === program ? undefined : action.name();
+  });
+
+  // no subcommand: the overview (and, at a terminal, a menu of next steps); a word that names no command is a typo
+  program.allowExcessArguments(true);
+  program.action(async (_opts: unknown, cmd: Command) => {
+    if (cmd.args.length > 0) {
+      const { suggestSimilar } = await import('./commands/suggest.js');
+      const names = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]).concat('help');
+      const near = suggestSimilar(cmd.args[0], names);
+      cmd.error(
+        `error: unknown command '${cmd.args[0]}'${near.length ? `\n(Did you mean ${near.join(' or ')}?)` : ''}`,
+        { exitCode: EXIT.usage, code: 'commander.unknownCommand' },
+      );
+    }
+    const { runOverview } = await import('./commands/overview.js');
+    setResult(await runOverview(globalOptions(cmd), defaultDeps()));
+  });
+
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  ${PROGRAM_NAME}                                          overview of the current cluster
+  ${PROGRAM_NAME} why-pending --all -A                     why every Pending pod is Pending
+  ${PROGRAM_NAME} why-pending pod/orders-pg-0 -n databases one pod, named as kubectl prints it
+  ${PROGRAM_NAME} scale-down-blockers --node ip-10-0-14-37 why CA keeps this node
+  ${PROGRAM_NAME} asg-audit -o json                        the node groups as CA sees them
+  ${PROGRAM_NAME} why-pending --all --from examples/demo --now 2026-11-21T10:00:00Z   bundled demo data
+  ${PROGRAM_NAME} help why-pending                         a command's flags and examples
+
+Exit codes: 0 nothing at --fail-on; 1 findings at or above --fail-on; 2 usage, input or environment error;
+3 incomplete (with --strict). Each command's --help gives its own.`,
+  );
 
   return program;
 }
@@ -100,6 +197,7 @@ function globalOptions(cmd: Command): GlobalOptions {
     profile: o.profile as string | undefined,
     region: o.region as string | undefined,
     requestTimeout: o.requestTimeout as string,
+    caLogSince: o.caLogSince as string | undefined,
     now: o.now as string | undefined,
     caArgs: o.caArgs as string | undefined,
     output: o.output as GlobalOptions['output'],
@@ -110,10 +208,16 @@ function globalOptions(cmd: Command): GlobalOptions {
   };
 }
 
+// The last net for foreign text (src/report/sanitize.ts): stdout keeps only the escapes casdoctor writes itself (colours,
+// docs links, the --watch redraw); stderr carries plain text only (warnings, errors, usage), so every control and bidi
+// character on it is shown as an escape. Renderers sanitize each foreign value before styling it; this catches the rest.
+const writeOut = (s: string) => process.stdout.write(guardTerminalOutput(s));
+const writeErr = (s: string) => process.stderr.write(safeLines(s, Number.POSITIVE_INFINITY));
+
 function defaultDeps(): Deps {
   return {
-    stdout: (s: string) => process.stdout.write(s),
-    stderr: (s: string) => process.stderr.write(s),
+    stdout: writeOut,
+    stderr: writeErr,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stdinIsTTY: Boolean(process.stdin.isTTY),
@@ -140,11 +244,6 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
-  program.exitOverride();
-  program.configureOutput({
-    writeErr: (s) => process.stderr.write(s),
-    writeOut: (s) => process.stdout.write(s),
-  });
   try {
     await program.parseAsync(argv);
     process.exitCode = result?.exitCode ?? EXIT.ok;
@@ -155,7 +254,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     const { handleError } = await import('./commands/errors.js');
-    process.exitCode = handleError(e, argv.includes('--debug'), (s) => process.stderr.write(s));
+    process.exitCode = handleError(e, argv.includes('--debug'), writeErr, activeCommand ? `${PROGRAM_NAME} ${activeCommand}` : PROGRAM_NAME);
   }
 }
 

@@ -1,10 +1,10 @@
+import { safeText } from '../report/sanitize.js';
 import { runChecks } from '../checks/lib/engine.js';
 import { CHECKS } from '../checks/index.js';
 import { InputError } from '../model/errors.js';
 import { SEVERITY_ORDER } from '../model/findings.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { renderAsgAuditText } from '../report/asg-audit-text.js';
-import { renderJson } from '../report/json.js';
 import { terminalStyle } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
 import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../simulate/asg-audit.js';
@@ -15,6 +15,7 @@ import {
   loadInstanceTypeData,
   parseRequestTimeout,
   reportHeader,
+  renderMachineReport,
   requireOutput,
   resolveNow,
   splitArgs,
@@ -91,7 +92,7 @@ export async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditO
 }
 
 export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunResult> {
-  requireOutput(o.output, ['table', 'json'], 'asg-audit');
+  requireOutput(o.output, ['table', 'json', 'yaml'], 'asg-audit');
   const now = resolveNow(o, deps);
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps);
@@ -122,12 +123,12 @@ export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunRe
   const { findings, skipped } = runChecks(CHECKS, analysis, 'asg-audit');
   const nodeGroups = auditedGroups(analysis).map((g) => nodeGroupReport(analysis, g));
 
-  for (const w of raw.warnings) deps.stderr(`warning: ${w}\n`);
-  for (const g of raw.gaps) if (g.resource !== IAM_KIND) deps.stderr(`warning: ${g.detail}\n`);
+  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
+  for (const g of raw.gaps) if (g.resource !== IAM_KIND) deps.stderr(`warning: ${safeText(g.detail)}\n`);
 
-  if (o.output === 'json') {
+  if (o.output === 'json' || o.output === 'yaml') {
     deps.stdout(
-      renderJson({
+      await renderMachineReport(o.output, {
         schemaVersion: 1,
         command: 'asg-audit',
         now: now.toISOString(),
@@ -152,6 +153,7 @@ export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunRe
           skipped,
           header: { ...reportHeader(ca, now, o), discovery },
           notes: [],
+          width: deps.stdoutIsTTY ? deps.terminalWidth : undefined,
         },
         await terminalStyle(o.color && deps.stdoutIsTTY),
       ),

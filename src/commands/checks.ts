@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { DOCS_BASE } from '../checks/define-check.js';
 import { CHECKS, findCheck } from '../checks/index.js';
 import { UsageError } from '../model/errors.js';
+import { fitTable } from '../report/table.js';
 import { requireOutput } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
@@ -26,6 +27,11 @@ export async function runListChecks(o: GlobalOptions, deps: Deps): Promise<RunRe
   }
   const rows = CHECKS.map((c) => [c.meta.id, c.meta.severity, c.meta.commands.join(','), c.meta.summary]);
   const head = ['CHECK', 'SEVERITY', 'COMMANDS', 'SUMMARY'];
+  if (deps.stdoutIsTTY && deps.terminalWidth) {
+    // at a terminal the summary wraps beside the other columns, or goes under each row when there is no room
+    deps.stdout(`${fitTable(head, rows.map((r) => [r[0], r[1], r[2].replaceAll(',', ', '), r[3]]), deps.terminalWidth)}\n`);
+    return { exitCode: EXIT.ok };
+  }
   const widths = [0, 1, 2].map((i) => Math.max(head[i].length, ...rows.map((r) => r[i].length)));
   for (const r of [head, ...rows]) {
     deps.stdout(
@@ -66,7 +72,7 @@ export function suggestChecks(id: string, max = 3): string[] {
   return [...containing, ...close].slice(0, max);
 }
 
-export async function runExplain(id: string, _o: GlobalOptions, deps: Deps): Promise<RunResult> {
+export async function runExplain(id: string, o: GlobalOptions, deps: Deps): Promise<RunResult> {
   const check = findCheck(id);
   if (!check) {
     const near = suggestChecks(id);
@@ -75,6 +81,13 @@ export async function runExplain(id: string, _o: GlobalOptions, deps: Deps): Pro
     );
   }
   const doc = await readFile(new URL(`../../docs/checks/${id}.md`, import.meta.url), 'utf8');
+  if (deps.stdoutIsTTY && deps.terminalWidth) {
+    // at a terminal: rendered and wrapped to its width; in a pipe the Markdown itself (explain x > x.md)
+    const { renderMarkdownForTerminal } = await import('../report/explain-text.js');
+    const { terminalStyle } = await import('../report/style.js');
+    deps.stdout(renderMarkdownForTerminal(doc, deps.terminalWidth, await terminalStyle(o.color)));
+    return { exitCode: EXIT.ok };
+  }
   deps.stdout(doc.endsWith('\n') ? doc : `${doc}\n`);
   return { exitCode: EXIT.ok };
 }

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { CaConfig } from '../model/ca-config.js';
 import { InputError, UsageError } from '../model/errors.js';
 import type { RawInputs } from '../model/snapshot.js';
+import { type JsonReport, renderJson } from '../report/json.js';
+import { safeJsonText, safeText } from '../report/sanitize.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import type { Deps, GlobalOptions } from './types.js';
 
@@ -11,6 +13,34 @@ export function requireOutput<T extends string>(output: string, allowed: readonl
     throw new UsageError(`${command}: -o ${output} is not supported; use one of: ${allowed.join(', ')}`);
   }
   return output as T;
+}
+
+/** The machine formats a report command prints its JSON report in: -o json, or -o yaml as kubectl prints it. */
+export const MACHINE_FORMATS = ['json', 'yaml'] as const;
+
+/**
+ * -o json or -o yaml: the same document. YAML is written from the JSON (never from live objects) with every string
+ * quoted when it holds a character a terminal acts on: the yaml library then writes it as a double-quoted escape.
+ */
+export async function renderMachineReport(output: string, report: JsonReport): Promise<string> {
+  const json = renderJson(report);
+  if (output !== 'yaml') return json;
+  const { Document, visit } = await import('yaml');
+  const doc = new Document(JSON.parse(json), { aliasDuplicateObjects: false });
+  // a string holding a C1 or bidi character is double-quoted, where safeJsonText's \uXXXX escape is valid YAML
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && YAML_QUOTE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return safeJsonText(doc.toString({ lineWidth: 0 }));
+}
+
+const YAML_QUOTE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** -o name, as kubectl prints it: TYPE/NAME, one a line. */
+export function renderNames(type: string, names: readonly string[]): string {
+  return names.map((n) => `${type}/${safeText(n)}\n`).join('');
 }
 
 /** Parses --now; default is the real clock. */
@@ -51,6 +81,16 @@ export function splitArgs(s: string): string[] {
   }
   if (quote) throw new UsageError(`--ca-args: unterminated ${quote} quote in ${JSON.stringify(s)}`);
   if (cur !== '' || any) out.push(cur);
+  // CA's flags as on its command line: a word that is no flag is only the value of the flag before it (--expander random)
+  out.forEach((word, i) => {
+    const prev = out[i - 1];
+    const isValue = prev !== undefined && prev.startsWith('-') && !prev.includes('=') && !word.includes('=');
+    if (!word.startsWith('-') && !isValue) {
+      throw new UsageError(
+        `--ca-args: ${JSON.stringify(word)} is not a flag; write CA's flags as on its command line, e.g. --ca-args "--${word.replace(/^-*/, '')}"`,
+      );
+    }
+  });
   return out;
 }
 
@@ -95,23 +135,33 @@ export async function gatherInputs(
   wanted: 'read' | 'why-pending' | 'all' = 'read',
 ): Promise<RawInputs> {
   const fields = deps.loadAllFields ? 'all' : wanted;
-  const progress = await startProgress(deps);
+  const progress = await startProgress(deps, opts.output);
   try {
     if (opts.from.length > 0) {
       const { loadOffline } = await import('../gather/offline.js');
-      const inputs = await loadOffline(opts.from, { fields, onFile: (f) => progress.update(`reading ${f}`) });
+      // --now dates CA's log lines (klog has no year); without it, a log file's own time does
+      const now = opts.now !== undefined ? resolveNow(opts, deps) : undefined;
+      const inputs = await loadOffline(opts.from, { fields, ...(now ? { now } : {}), onFile: (f) => progress.update(`reading ${f}`) });
       return inputs;
     }
     const { gatherLive } = await import('../gather/live.js');
-    return await gatherLive({
+    const raw = await gatherLive({
       kubeconfig: opts.kubeconfig,
       context: opts.context,
       profile: opts.profile,
       region: opts.region,
       requestTimeoutMs: parseRequestTimeout(opts.requestTimeout),
+      ...(opts.caLogSince !== undefined ? { caLogSince: opts.caLogSince } : {}),
       onProgress: (m: string) => progress.update(m),
       ...(deps.liveOverrides ?? {}),
     } as never);
+    // CA's own log, read live as bounded text, is parsed here into the same bounded summary a log file gives offline
+    if (raw.caLogTexts?.length) {
+      const { parseCaLogFromPod } = await import('../gather/ca-log-file.js');
+      const now = deps.realNow();
+      raw.caLogs = raw.caLogTexts.map((t) => parseCaLogFromPod(t, now));
+    }
+    return raw;
   } finally {
     progress.stop();
   }
@@ -122,14 +172,26 @@ interface Progress {
   stop(): void;
 }
 
-/** A spinner on stderr, only when stderr is a terminal; nothing otherwise (pipes and CI stay clean). */
-async function startProgress(deps: Deps): Promise<Progress> {
-  if (!deps.stderrIsTTY) return { update() {}, stop() {} };
+/** Narrower than this, a spinner line cannot be drawn (ora looped forever redrawing at a pty of 0 columns). */
+export const SPINNER_MIN_COLUMNS = 20;
+
+/**
+ * Whether to show a spinner: only for a human format, only when stderr is a terminal that reports a sane width.
+ * A machine format (-o json, sarif ...) is read by a program, so nothing is drawn beside it at all.
+ */
+export function wantsSpinner(stderr: { isTTY?: boolean; columns?: number }, output: string): boolean {
+  return Boolean(stderr.isTTY) && (stderr.columns ?? 0) >= SPINNER_MIN_COLUMNS && output === 'table';
+}
+
+/** A spinner on stderr, only at a terminal of a sane width and for a human format; nothing otherwise. */
+async function startProgress(deps: Deps, output: string): Promise<Progress> {
+  if (!deps.stderrIsTTY || !wantsSpinner(process.stderr, output)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
   const spinner = ora({ text: 'gathering', stream: process.stderr }).start();
   return {
+    // progress names files and API calls: foreign text (a dump's file names), one short line
     update: (msg) => {
-      spinner.text = msg;
+      spinner.text = safeText(msg, { max: 200 });
     },
     stop: () => spinner.stop(),
   };

@@ -1,13 +1,17 @@
 // `casdoctor` with no subcommand: a one-screen overview of autoscaling health, then (at a terminal) a menu of next steps.
 import { CHECKS } from '../checks/index.js';
 import { runChecks } from '../checks/lib/engine.js';
+import { caHealthFrom } from '../model/ca-health.js';
 import { formatDurationShort } from '../model/duration.js';
 import type { Finding } from '../model/findings.js';
+import { safeText as t } from '../report/sanitize.js';
 import { PLAIN, type Style, terminalStyle } from '../report/style.js';
+import { wrapProse } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
+import { InputError } from '../model/errors.js';
 import { gatherIam } from './asg-audit.js';
 import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
@@ -32,6 +36,14 @@ function countBy<T>(items: T[], key: (t: T) => string | undefined): Array<[strin
 export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ data: OverviewData; exitCode: number }> {
   const now = resolveNow(o, deps);
   const raw = await gatherInputs(o, deps);
+  // nothing casdoctor reads: an error like every subcommand's, not an all-clear built from nothing
+  if (!raw.provided.has('pods') && !raw.provided.has('nodes') && !raw.provided.has('autoScalingGroups')) {
+    throw new InputError(
+      o.from.length
+        ? `no Pods, Nodes or Auto Scaling groups in ${o.from.join(', ')}: add \`kubectl get pods,nodes -A -o json\` and \`aws autoscaling describe-auto-scaling-groups --output json\` output`
+        : 'no Pods, Nodes or Auto Scaling groups could be listed',
+    );
+  }
   const a = new Analysis(raw, { now, caArgs: o.caArgs ? splitArgs(o.caArgs) : undefined, staticInstanceTypes: await loadInstanceTypeData() });
   a.scope = isPendingCandidate;
   await gatherIam(raw, a, { ...o }, deps);
@@ -55,6 +67,21 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
         `${backoff.length ? ` · in backoff: ${backoff.join(', ')}` : ''}`,
     );
   } else if (raw.provided.has('configMaps')) caLines.push('status ConfigMap: missing');
+  // is CA running at all: its pod, its log, its metrics (the CA-health checks), first in the overview too
+  const healthRun = runChecks(CHECKS, a, 'why-pending');
+  const health = caHealthFrom(healthRun.findings);
+  const unread = healthRun.skipped.filter((x) => x.checkId === 'ca-loop-stalled' || x.checkId === 'ca-loop-failing');
+  if (health.findings.length === 0)
+    caLines.push(
+      unread.length
+        ? `CA health: no problem found in its pod; its log was not read (${unread[0].detail})`
+        : 'CA health: no problem found in its pod, log or metrics',
+    );
+  else {
+    caLines.push(health.running === false ? 'CA health: CA IS NOT SCALING NOW' : 'CA health:');
+    for (const f of health.findings.slice(0, 4)) caLines.push(`  ${f.severity === 'error' ? '✖' : f.severity === 'warning' ? '▲' : 'ℹ'} ${f.checkId}  ${f.message}`);
+    if (health.findings.length > 4) caLines.push(`  … and ${health.findings.length - 4} more (casdoctor why-pending --all)`);
+  }
 
   const pods = analyzePods(a);
   const v = (name: string) => pods.filter((p) => p.report.verdict === name).length;
@@ -66,7 +93,8 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
     scaleDown = {
       nodes: sd.nodes.length,
       removable: sd.nodes.filter((n) => n.report.removable).length,
-      topReasons: countBy(sd.nodes, (n) => n.report.caReason ?? undefined).slice(0, 4),
+      // every reason: the kept counts add up to the nodes not removable
+      topReasons: countBy(sd.nodes, (n) => (n.report.removable ? undefined : (n.report.caReason ?? n.report.verdict))),
     };
   }
 
@@ -74,8 +102,11 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   const bySev = (s: string) => asgRun.findings.filter((f) => f.severity === s).length;
   const iamFindings = asgRun.findings.filter((f) => f.checkId.startsWith('iam-'));
   const iamSkipped = asgRun.skipped.find((s) => s.checkId.startsWith('iam-'));
-  const iam = iamSkipped
-    ? `not evaluated: ${iamSkipped.detail}`
+  const iam = !raw.provided.has('autoScalingGroups')
+    ? 'not evaluated: no Auto Scaling groups in the input'
+    : iamSkipped
+    ? // --iam-policy is asg-audit's flag: the overview must not advise a flag it rejects
+      `not evaluated: ${iamSkipped.detail.replace(/pass --iam-policy/g, 'run casdoctor asg-audit --iam-policy')}`
     : iamFindings.length
       ? `${iamFindings.length} denied action(s): ${[...new Set(iamFindings.map((f) => f.message.split(' ')[0]))].slice(0, 3).join(', ')}`
       : 'every action CA needs is allowed';
@@ -93,20 +124,42 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
 
 export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   const lines = [s.bold('casdoctor · Cluster Autoscaler overview'), ''];
-  lines.push(s.bold('Cluster Autoscaler'), ...d.ca.map((l) => `  ${l}`), '');
+  // every line below mixes casdoctor's words with foreign names, flags, tags and status text: made safe before styling
+  lines.push(s.bold('Cluster Autoscaler'), ...d.ca.map((l) => `  ${t(l)}`), '');
   lines.push(
     s.bold('Pending pods'),
     `  ${d.pending.total} Pending: ${d.pending.noScaleUp ? s.red(`${d.pending.noScaleUp} no node group can place`) : '0 no node group can place'}, ${d.pending.scaleUp} CA scales up, ${d.pending.fitsNode} fit existing nodes, ${d.pending.ignored} ignored by CA`,
   );
-  if (d.pending.blocked.length) lines.push(`  stuck: ${d.pending.blocked.slice(0, 5).join(', ')}${d.pending.blocked.length > 5 ? ', ...' : ''}`);
+  if (d.pending.blocked.length)
+    lines.push(`  stuck: ${t(d.pending.blocked.slice(0, 5).join(', '))}${d.pending.blocked.length > 5 ? ', ...' : ''}`);
   lines.push('', s.bold('Scale-down'));
   lines.push(
-    `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', ')}` : ''}`,
+    `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
   );
   lines.push('', s.bold('Auto Scaling groups'), `  findings: ${d.asg.error} error, ${d.asg.warning} warning, ${d.asg.info} info`);
-  for (const f of d.asg.top) lines.push(`  ${s.red('✖')} ${f.checkId}  ${f.message.length > 140 ? `${f.message.slice(0, 139)}…` : f.message}`);
-  lines.push('', s.bold('IAM'), `  ${d.iam}`, '');
+  // whole messages (a cut one loses the name a user copies); the rest are counted and asg-audit lists them
+  for (const f of d.asg.top) lines.push(`  ${s.red('✖')} ${t(f.checkId)}  ${t(f.message)}`);
+  if (d.asg.error > d.asg.top.length) lines.push(`  … and ${d.asg.error - d.asg.top.length} more error(s): casdoctor asg-audit lists every finding`);
+  lines.push('', s.bold('IAM'), `  ${t(d.iam)}`, '');
   return `${lines.join('\n')}\n`;
+}
+
+/** Quotes a word for a POSIX shell when it needs it. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The flags that choose what a command reads, as given to this run: appended to the suggested next commands. */
+export function sameInputFlags(o: GlobalOptions): string {
+  const flags: string[] = [];
+  for (const f of o.from) flags.push('--from', f);
+  if (o.kubeconfig) flags.push('--kubeconfig', o.kubeconfig);
+  if (o.context) flags.push('--context', o.context);
+  if (o.profile) flags.push('--profile', o.profile);
+  if (o.region) flags.push('--region', o.region);
+  if (o.now) flags.push('--now', o.now);
+  if (o.caArgs) flags.push('--ca-args', o.caArgs);
+  return flags.length ? ` ${t(flags.map(shellWord).join(' '))}` : '';
 }
 
 const MENU = [
@@ -118,9 +171,12 @@ const MENU = [
 export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResult> {
   requireOutput(o.output, ['table'], 'casdoctor (overview)');
   const { data, exitCode } = await buildOverview(o, deps);
-  deps.stdout(renderOverview(data, await terminalStyle(o.color && deps.stdoutIsTTY)));
+  const text = renderOverview(data, await terminalStyle(o.color && deps.stdoutIsTTY));
+  deps.stdout(deps.stdoutIsTTY && deps.terminalWidth ? `${wrapProse(text.replace(/\n$/, ''), deps.terminalWidth)}\n` : text);
   if (!(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes)) {
-    deps.stdout('Next: casdoctor why-pending --all · casdoctor asg-audit · casdoctor scale-down-blockers\n');
+    // the next commands read the same input as this one: --from, --now and the rest carried over
+    const same = sameInputFlags(o);
+    deps.stdout(`Next:\n${['why-pending -A', 'asg-audit', 'scale-down-blockers'].map((c) => `  casdoctor ${c}${same}\n`).join('')}`);
     return { exitCode };
   }
   const { pick } = await import('../interactive/picker.js');

@@ -5,7 +5,7 @@ export function registerScaleDownBlockers(program: Command, ctx: CliContext): vo
   program
     .command('scale-down-blockers')
     .description("explain why Cluster Autoscaler keeps each node, in CA's order and with CA's reason names")
-    .option('--node <name>', 'only this node')
+    .option('--node <name>', 'only this node: its name, node/NAME, or the short name the table prints (ip-10-0-14-37)')
     .option('--nodegroup <name>', 'only the nodes of this node group (ASG name)')
     .option('-l, --selector <selector>', 'node label selector, e.g. node-pool=general,capacity!=spot')
     .option('--pick', 'at a terminal: choose the node from a searchable list')
@@ -16,7 +16,7 @@ export function registerScaleDownBlockers(program: Command, ctx: CliContext): vo
 Examples:
   casdoctor scale-down-blockers                                 every node, live cluster and AWS
   casdoctor scale-down-blockers --nodegroup demo-general -o json
-  casdoctor scale-down-blockers --node ip-10-0-14-37.ec2.internal
+  casdoctor scale-down-blockers --node ip-10-0-14-37                  the short name the table prints
   casdoctor scale-down-blockers -l node-pool=general --from ./dump --now 2026-11-21T10:00:00Z
   casdoctor scale-down-blockers --from examples/demo --ca-args "--min-replica-count=2"
   casdoctor scale-down-blockers --pick                          at a terminal: pick the node from a list

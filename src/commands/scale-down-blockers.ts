@@ -1,10 +1,11 @@
+import { safeText } from '../report/sanitize.js';
+import { caHealthFrom } from '../model/ca-health.js';
 import { runChecks } from '../checks/lib/engine.js';
 import { CHECKS } from '../checks/index.js';
 import { InputError, UsageError } from '../model/errors.js';
 import type { ScaleDownNodeReport } from '../model/scale-down.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { SEVERITY_ORDER } from '../model/findings.js';
-import { renderJson } from '../report/json.js';
 import { renderScaleDownText } from '../report/scale-down-text.js';
 import { terminalStyle } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
@@ -13,6 +14,8 @@ import {
   gatherInputs,
   loadInstanceTypeData,
   reportHeader,
+  renderMachineReport,
+  renderNames,
   requireOutput,
   resolveNow,
   splitArgs,
@@ -48,7 +51,7 @@ export interface ScaleDownRound {
 }
 
 export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: Deps): Promise<RunResult> {
-  requireOutput(o.output, ['table', 'json'], 'scale-down-blockers');
+  requireOutput(o.output, ['table', 'wide', 'json', 'yaml', 'name'], 'scale-down-blockers');
   if (o.selector) parseLabelSelector(o.selector);
   const watchMs = o.watch === undefined ? undefined : parseWatchInterval(o.watch);
   let target = o;
@@ -70,6 +73,7 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
     intervalMs: watchMs,
     deps,
     round: () => scaleDownRound(target, deps),
+    machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => nodeChanges(prev.nodes, next.nodes),
   });
 }
@@ -110,6 +114,19 @@ async function pickNode(raw: RawInputs, deps: Deps): Promise<string | undefined>
   return pick('Pick a node', items, deps.terminal!);
 }
 
+/**
+ * The node a --node argument names: its full name, kubectl's node/NAME, or the short name casdoctor's tables print
+ * (ip-10-0-14-37 for ip-10-0-14-37.ec2.internal) when exactly one node has it.
+ */
+export function resolveNodeName(arg: string, names: readonly string[]): string {
+  const name = /^(nodes?|no)\//i.test(arg) ? arg.slice(arg.indexOf('/') + 1) : arg;
+  if (names.includes(name)) return name;
+  const short = names.filter((n) => n.startsWith(`${name}.`));
+  if (short.length === 1) return short[0];
+  if (short.length > 1) throw new UsageError(`node ${name} is ambiguous: ${listOf([...short].sort())}; give the full name`);
+  throw new InputError(`node ${name} not found; nodes: ${listOf([...names].sort())}`);
+}
+
 /** One complete run: gather, analyse, check, render. */
 export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): Promise<ScaleDownRound> {
   const reqs = o.selector ? parseLabelSelector(o.selector) : [];
@@ -127,9 +144,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
   }
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   const names = raw.nodes.map((n) => n.metadata.name ?? '');
-  if (o.node && !names.includes(o.node)) {
-    throw new InputError(`node ${o.node} not found; nodes: ${listOf([...names].sort())}`);
-  }
+  if (o.node) o = { ...o, node: resolveNodeName(o.node, names) };
   if (o.nodegroup && !analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === o.nodegroup)) {
     const groups = analysis.nodeGroupsResult.nodeGroups.map((g) => g.name).sort();
     throw new InputError(
@@ -145,21 +160,32 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
   );
   const sd = analyzeScaleDown(analysis);
   const { findings, skipped } = runChecks(CHECKS, analysis, 'scale-down-blockers');
+  const caHealth = caHealthFrom(findings);
+  const logIndex = analysis.caLogIndex;
+  // CA's own word per node beside casdoctor's verdict (a copy: the analysis is memoized)
+  const nodeReports = sd.inScope.map((n) => {
+    const rec = logIndex?.forNode(n.name);
+    return rec
+      ? { ...n.report, caLogged: { status: rec.status, ...(rec.reason ? { reason: rec.reason } : {}), message: rec.message, ...(rec.lastSeen ? { at: rec.lastSeen } : {}) } }
+      : n.report;
+  });
 
-  for (const w of raw.warnings) deps.stderr(`warning: ${w}\n`);
-  for (const g of raw.gaps) deps.stderr(`warning: ${g.detail}\n`);
+  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
+  for (const g of raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
 
   let text: string;
-  if (o.output === 'json') {
-    text = renderJson({
+  if (o.output === 'name') {
+    text = renderNames('node', nodeReports.map((n) => n.name));
+  } else if (o.output === 'json' || o.output === 'yaml') {
+    text = await renderMachineReport(o.output, {
         schemaVersion: 1,
         command: 'scale-down-blockers',
         now: now.toISOString(),
-        findings,
+          findings,
         skipped,
         summary: sd.summary,
         notes: sd.notes,
-        nodes: sd.inScope.map((n) => n.report),
+        nodes: nodeReports,
         cooldowns: sd.cooldowns.map((c) => ({
           cause: c.cause,
           at: c.at.toISOString(),
@@ -167,6 +193,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
           leftSeconds: Math.ceil(c.leftMs / 1000),
           ...(c.group ? { nodeGroup: c.group } : {}),
         })),
+        caHealth: { running: caHealth.running, findings: caHealth.findings.map((f) => f.checkId) },
       });
   } else {
     const ca = analysis.ca;
@@ -181,7 +208,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
     text = renderScaleDownText(
         {
           summary: sd.summary,
-          nodes: sd.inScope.map((n) => n.report),
+          nodes: nodeReports,
           caMinor: ca.version.minor,
           cooldowns: sd.cooldowns.map(
             (c) =>
@@ -192,7 +219,8 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
           skipped,
           header: reportHeader(ca, now, o),
           notes,
-          width: deps.stdoutIsTTY ? deps.terminalWidth : undefined,
+          width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
+          wide: o.output === 'wide',
         },
         await terminalStyle(o.color && deps.stdoutIsTTY),
       );

@@ -1,10 +1,12 @@
+import { shellCommand } from '../model/shell.js';
+import { safeText } from '../report/sanitize.js';
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { Redactor } from '../gather/redact.js';
 import {
   buildSnapshotFiles,
   checkSnapshotDir,
+  replaceFile,
   SnapshotDirError,
   writeSnapshot,
 } from '../gather/snapshot-writer.js';
@@ -56,6 +58,12 @@ async function writeErrors<T>(path: string, fn: () => Promise<T>): Promise<T> {
 /** Writes the standard dumps `--from` reads back: live, or re-exported from --from (e.g. to redact them). */
 export async function runSnapshot(o: SnapshotOptions, deps: Deps): Promise<RunResult> {
   if (!o.dir) throw new UsageError('snapshot: name the directory to write with -o <dir>');
+  // `snapshot -o json` is a format where every other command takes one, not a directory named json: ./json is one
+  if (/^(table|json|yaml|wide|name|sarif|junit|markdown)$/.test(o.dir)) {
+    throw new UsageError(
+      `snapshot: -o names the directory to write, and "${o.dir}" is an output format; snapshot always writes kubectl/aws JSON dumps (to write a directory named ${o.dir}, pass -o ./${o.dir})`,
+    );
+  }
   if (!o.redact && (o.redactSalt !== undefined || o.redactMap !== undefined)) {
     throw new UsageError('snapshot: --redact-salt and --redact-map only apply with --redact');
   }
@@ -95,12 +103,12 @@ export async function runSnapshot(o: SnapshotOptions, deps: Deps): Promise<RunRe
   const { foreign } = await writeErrors(o.dir, () => writeSnapshot(o.dir!, files, { force: o.force }));
   if (redactor && o.redactMap) {
     const map = o.redactMap;
-    await writeErrors(map, () => writeFile(map, `${JSON.stringify(redactor.mapping(), null, 2)}\n`, { mode: 0o600 }));
+    await writeErrors(map, () => replaceFile(map, `${JSON.stringify(redactor.mapping(), null, 2)}\n`, 0o600));
   }
 
-  for (const w of raw.warnings) deps.stderr(`warning: ${w}\n`);
-  for (const g of raw.gaps) deps.stderr(`warning: ${g.detail}\n`);
-  for (const f of foreign) deps.stderr(`warning: ${o.dir}/${f} is not a casdoctor snapshot file; --from will read it too\n`);
+  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
+  for (const g of raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
+  for (const f of foreign) deps.stderr(`warning: ${safeText(`${o.dir}/${f}`)} is not a casdoctor snapshot file; --from will read it too\n`);
   if (redactor && o.redactSalt === undefined) {
     deps.stderr(
       'note: pseudonyms come from a random salt; pass --redact-salt <secret> (or CASDOCTOR_REDACT_SALT) to get the same pseudonyms in every snapshot\n',
@@ -115,7 +123,7 @@ export async function runSnapshot(o: SnapshotOptions, deps: Deps): Promise<RunRe
     raw.gaps.length
       ? `Incomplete: ${raw.gaps.length} thing(s) could not be gathered (see ${o.dir}/README.md).`
       : 'Complete: everything casdoctor reads was gathered.',
-    `Read it back: casdoctor why-pending --all --from ${o.dir} --now ${takenAt.toISOString()}`,
+    `Read it back: ${shellCommand(['casdoctor', 'why-pending', '--all', '--from', o.dir, '--now', takenAt.toISOString()])}`,
   ];
   deps.stdout(`${lines.join('\n')}\n`);
   return { exitCode: strictExitCode(EXIT.ok, o.strict, raw.gaps.length > 0) };

@@ -4,7 +4,7 @@ export interface RunResult {
   exitCode: number;
 }
 
-export type OutputFormat = 'table' | 'json' | 'sarif' | 'junit' | 'markdown';
+export type OutputFormat = 'table' | 'wide' | 'json' | 'yaml' | 'name' | 'sarif' | 'junit' | 'markdown';
 export type FailOn = 'error' | 'warning' | 'info' | 'never';
 
 export interface GlobalOptions {
@@ -14,6 +14,8 @@ export interface GlobalOptions {
   profile?: string;
   region?: string;
   requestTimeout: string;
+  /** --ca-log-since: the window of CA's log read live (default 1h). */
+  caLogSince?: string;
   now?: string;
   caArgs?: string;
   output: OutputFormat;

@@ -7,11 +7,16 @@ export function registerWhyPending(program: Command, ctx: CliContext): void {
     .description(
       'explain why pods are Pending: the scheduler against existing nodes, CA against every node group',
     )
-    .argument('[pod]', 'pod name (or namespace/name)')
-    .option('-n, --namespace <ns>', 'namespace of the pod(s)')
-    .option('-A, --all-namespaces', 'look at pods in every namespace')
+    .argument('[pod]', 'pod name: NAME, pod/NAME (as kubectl prints it) or NAMESPACE/NAME')
+    .option(
+      // kubectl accepts -n=payments and -l=app=api; commander hands a short option's `=value` over verbatim
+      '-n, --namespace <ns>',
+      "namespace of the pod(s) (default live: the kubeconfig context's namespace, else default, as kubectl; with --from: every namespace in the files, as kubectl get -f)",
+      (v: string) => v.replace(/^=/, ''),
+    )
+    .option('-A, --all-namespaces', 'look at pods in every namespace; alone, every Pending pod in the cluster (--all -A)')
     .option('--all', 'every Pending pod (in the namespace, or everywhere with -A)')
-    .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch')
+    .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch', (v: string) => v.replace(/^=/, ''))
     .option('--strict', 'exit 3 when a check is skipped because data is missing, forbidden or timed out')
     .option('-w, --watch [interval]', 're-gather every interval (default 30s, at least 10s), redraw, and mark what changed')
     .addHelpText(
@@ -19,7 +24,9 @@ export function registerWhyPending(program: Command, ctx: CliContext): void {
       `
 Examples:
   casdoctor why-pending -n payments api-7f9c8d6b5-x2x7q     one pod, live cluster and AWS
-  casdoctor why-pending --all -A                             every Pending pod in the cluster
+  casdoctor why-pending pod/orders-pg-0 -n databases         TYPE/NAME, as kubectl get prints it
+  casdoctor why-pending -A                                   every Pending pod in the cluster
+  casdoctor why-pending --all                                every Pending pod in the context's namespace
   casdoctor why-pending --all -n web -l app=frontend -o json
   casdoctor why-pending --all --from ./dump --now 2026-11-21T10:00:00Z
   casdoctor why-pending --all --from examples/demo --ca-args "--expander=random"

@@ -1,3 +1,5 @@
+import { safeText } from '../report/sanitize.js';
+import { caHealthFrom } from '../model/ca-health.js';
 import { runChecks } from '../checks/lib/engine.js';
 import { CHECKS } from '../checks/index.js';
 import { InputError, UsageError } from '../model/errors.js';
@@ -8,15 +10,18 @@ import type { PodReport } from '../model/why-pending.js';
 import { formatDurationShort } from '../model/duration.js';
 import { indexEventsByInvolvedObject, latestCaEventForPod } from '../simulate/ca-events.js';
 import { supportsHyperlinks } from '../report/style.js';
-import { renderJson } from '../report/json.js';
 import { terminalStyle } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { Analysis } from '../simulate/analysis.js';
+import { loggedFailureText } from '../simulate/ca-record.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
+import { podRequests, type ResourceProblem } from '../simulate/resources.js';
 import {
   gatherInputs,
   loadInstanceTypeData,
   reportHeader,
+  renderMachineReport,
+  renderNames,
   requireOutput,
   resolveNow,
   splitArgs,
@@ -36,6 +41,8 @@ export interface WhyPendingOptions extends GlobalOptions {
   watch?: string | boolean;
   /** --strict: exit 3 when a check was skipped (data missing, forbidden, timed out) */
   strict?: boolean;
+  /** Set when no -n was given and the namespace is the kubeconfig context's (kubectl's default-namespace rule). */
+  namespaceFromContext?: boolean;
 }
 
 /** Resolves which pods to examine; errors name the pod and list what exists. */
@@ -45,7 +52,15 @@ export function selectPods(raw: RawInputs, o: WhyPendingOptions): (pod: Pod) => 
   if (o.pod) {
     let name = o.pod;
     let podNs = ns;
-    if (name.includes('/')) [podNs, name] = name.split('/', 2);
+    // kubectl's TYPE/NAME (pod/x, pods/x, po/x) as `kubectl get` prints it; otherwise casdoctor's namespace/name
+    const slash = name.indexOf('/');
+    if (slash >= 0) {
+      const [head, rest] = [name.slice(0, slash), name.slice(slash + 1)];
+      if (/^(pods?|po)$/i.test(head)) name = rest;
+      else [podNs, name] = [head, rest];
+      if (name.includes('/') || name === '')
+        throw new UsageError(`why-pending: ${JSON.stringify(o.pod)} is not a pod name (use NAME, pod/NAME or NAMESPACE/NAME)`);
+    }
     const matches = raw.pods.filter(
       (p) => p.metadata.name === name && (podNs === undefined || p.metadata.namespace === podNs),
     );
@@ -81,14 +96,28 @@ export interface WhyPendingRound {
   exitCode: number;
 }
 
+/** The namespace of the kubeconfig context casdoctor runs against, "default" when it names none (kubectl's rule). */
+async function contextNamespace(o: WhyPendingOptions): Promise<string> {
+  const { loadKubeConfig } = await import('../gather/live-kubernetes.js');
+  const { kc, context } = await loadKubeConfig({ kubeconfig: o.kubeconfig, context: o.context });
+  return kc.getContextObject(context)?.namespace || 'default';
+}
+
 /** True when casdoctor may ask the user something: a terminal on both ends, a human format, no --yes. */
 export function canPrompt(o: WhyPendingOptions, deps: Deps): boolean {
   return Boolean(deps.stdinIsTTY && deps.stdoutIsTTY && o.output === 'table' && !o.yes);
 }
 
 export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<RunResult> {
-  requireOutput(o.output, ['table', 'json'], 'why-pending');
+  requireOutput(o.output, ['table', 'wide', 'json', 'yaml', 'name'], 'why-pending');
   if (o.pod && o.all) throw new UsageError('pass either a pod name or --all, not both');
+  // -A alone means every Pending pod everywhere, as `kubectl get pods -A` lists every pod
+  if (o.allNamespaces && !o.pod && !o.all) o = { ...o, all: true };
+  // kubectl's default-namespace rule, live: no -n and no -A means the kubeconfig context's namespace, else "default".
+  // Offline there is no context: like `kubectl get -f <file>`, every namespace in the files counts.
+  if (o.from.length === 0 && !o.namespace && !o.allNamespaces && !o.pod?.includes('/')) {
+    o = { ...o, namespace: await contextNamespace(o), namespaceFromContext: true };
+  }
   const picking = !o.pod && !o.all;
   if (picking && !canPrompt(o, deps)) {
     throw new UsageError('name a pod (why-pending <pod> -n <namespace>) or pass --all');
@@ -115,6 +144,7 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
     intervalMs: watchMs,
     deps,
     round: () => whyPendingRound(target, deps),
+    machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => podChanges(prev.reports, next.reports),
   });
 }
@@ -137,7 +167,7 @@ async function pickPendingPod(raw: RawInputs, o: WhyPendingOptions, deps: Deps) 
     const ev = latestCaEventForPod(events, p);
     return {
       label: `${p.metadata.namespace}/${p.metadata.name}`,
-      detail: `age ${age} · CA: ${ev ? ev.reason : 'no event'}`,
+      detail: `age ${age} · CA: ${ev ? ev.reason || 'ProvisioningRequest' : 'no event'}`,
       value: { namespace: p.metadata.namespace ?? 'default', name: p.metadata.name ?? '' },
     };
   });
@@ -163,6 +193,23 @@ export function podChanges(prev: PodReport[], next: PodReport[]): string[] {
   return out;
 }
 
+/**
+ * A request the API server would have refused (`memory: 1.5.3Gi`) is an input error naming the pod and the field, as
+ * kubectl apply names it: dropped silently, the pod would look smaller than it is.
+ */
+function rejectInvalidQuantities(pods: Pod[]): void {
+  for (const pod of pods) {
+    const problems: ResourceProblem[] = [];
+    podRequests(pod, problems);
+    const p = problems[0];
+    if (p) {
+      throw new InputError(
+        `pod ${pod.metadata.namespace}/${pod.metadata.name}: spec.${p.path}.${p.resource}: ${JSON.stringify(p.value)} is not a valid quantity (e.g. 512Mi, 1.5Gi, 250m)`,
+      );
+    }
+  }
+}
+
 /** One complete run: gather, analyse, check, render. */
 export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise<WhyPendingRound> {
   const now = resolveNow(o, deps);
@@ -177,37 +224,70 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
   }
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   analysis.scope = selectPods(raw, o);
+  rejectInvalidQuantities(raw.pods.filter(analysis.scope));
   const pods = analyzePods(analysis);
   const { findings, skipped } = runChecks(CHECKS, analysis, 'why-pending');
-  const reports = pods.map((p) => p.report);
+  const caHealth = caHealthFrom(findings);
+  // when CA is not running, a scale-up is what CA would do once it runs again, not what happens now
+  const logIndex = analysis.caLogIndex;
+  const reports = pods.map((p) => {
+    let r = p.report;
+    if (caHealth.caveat && r.verdict === 'scale-up') r = { ...r, summary: `${r.summary} — ${caHealth.caveat}` };
+    const view = logIndex?.forPod(p.pod);
+    if (view && view.failures.size > 0) {
+      // report parts are shared by equivalent pods: copy before adding what CA logged
+      r = {
+        ...r,
+        nodeGroups: r.nodeGroups.map((g) => {
+          const f = view.failures.get(g.name);
+          return f ? { ...g, caLogged: { text: loggedFailureText(f), ...(f.lastSeen ? { at: f.lastSeen } : {}), ...(view.via ? { pod: view.via } : {}) } } : g;
+        }),
+      };
+    }
+    return r;
+  });
 
-  for (const w of raw.warnings) deps.stderr(`warning: ${w}\n`);
-  for (const g of raw.gaps) deps.stderr(`warning: ${g.detail}\n`);
+  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
+  for (const g of raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
 
   let text: string;
-  if (o.output === 'json') {
-    text = renderJson({
+  if (o.output === 'name') {
+    text = renderNames('pod', reports.map((r) => r.name));
+  } else if (o.output === 'json' || o.output === 'yaml') {
+    text = await renderMachineReport(o.output, {
       schemaVersion: 1,
       command: 'why-pending',
       now: now.toISOString(),
       findings,
       skipped,
       pods: reports,
+      // is CA running at all (added in the same schema version: fields are only ever added)
+      caHealth: { running: caHealth.running, findings: caHealth.findings.map((f) => f.checkId) },
     });
   } else {
     const notes: string[] = [];
+    // say where casdoctor looked: without -n, the context's namespace (as kubectl), which may not be where the pods are
+    if (o.namespaceFromContext && !o.pod)
+      notes.push(`namespace ${o.namespace} (the kubeconfig context's, as kubectl uses it); -n <namespace> for another, -A for every namespace`);
     if (analysis.nodeGroups.length === 0)
       notes.push(
         'no Auto Scaling Groups in the input: node groups cannot be evaluated (add `aws autoscaling describe-auto-scaling-groups --output json`)',
       );
+    // N equivalent Pending replicas read as one block with a count (JSON keeps every pod)
+    const { groupReplicas } = await import('./replicas.js');
+    const { shown, replicas } = groupReplicas(analysis, pods, reports);
     text = renderWhyPendingText(
       {
         pods: reports,
+        shown,
+        replicas,
         findings,
         skipped,
         header: reportHeader(analysis.ca, now, o, `expander ${analysis.ca.flags.expander.value}`),
         notes,
-        width: deps.stdoutIsTTY ? deps.terminalWidth : undefined,
+        // -o wide: every node group, the lines as long as they are (kubectl -o wide does not fit the terminal either)
+        width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
+        wide: o.output === 'wide',
         hyperlinks: deps.stdoutIsTTY && supportsHyperlinks(),
       },
       await terminalStyle(o.color && deps.stdoutIsTTY),

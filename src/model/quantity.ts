@@ -234,3 +234,24 @@ export function formatResource(name: string, value: number): string {
   if (isByteResource(name)) return formatBytes(value);
   return String(Math.ceil(value));
 }
+
+const BYTE_SUFFIX: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+
+/** Bytes in a given binary unit, one decimal at most, rounded `up` or down ("14.2Gi"). */
+function bytesIn(bytes: number, suffix: string, up: boolean): string {
+  const v = (up ? Math.ceil : Math.floor)((bytes / BYTE_SUFFIX[suffix]) * 10) / 10;
+  return `${v}${suffix}`;
+}
+
+/**
+ * One unit per comparison, for a reader: "200Gi > 14958064Ki free" becomes "200Gi > 14.2Gi free" (the larger unit of
+ * the two; the request rounded up and the free amount down, so the comparison still reads true). Only binary byte
+ * quantities with different suffixes are rewritten; everything else is left as it is.
+ */
+export function oneUnitPerComparison(text: string): string {
+  return text.replace(/\b(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei) > (\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei) free\b/g, (m, a: string, ua: string, b: string, ub: string) => {
+    if (ua === ub) return m;
+    const unit = BYTE_SUFFIX[ua] > BYTE_SUFFIX[ub] ? ua : ub;
+    return `${bytesIn(Number(a) * BYTE_SUFFIX[ua], unit, true)} > ${bytesIn(Number(b) * BYTE_SUFFIX[ub], unit, false)} free`;
+  });
+}

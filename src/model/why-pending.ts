@@ -1,6 +1,7 @@
 /** The per-pod result of `why-pending`: the JSON contract's `pods[]` entries (extra fields only ever added). */
 
-export type PodVerdict = 'not-pending' | 'fits-existing-node' | 'scale-up' | 'no-scale-up' | 'ignored-by-ca';
+/** `not-evaluated`: no node group could be read (forbidden, not in the dump), so whether CA scales up is unknown. */
+export type PodVerdict = 'not-pending' | 'fits-existing-node' | 'scale-up' | 'no-scale-up' | 'ignored-by-ca' | 'not-evaluated';
 
 export interface PodNodeResult {
   name: string;
@@ -38,6 +39,14 @@ export interface PodGroupResult {
   expanderChoice?: boolean;
   /** Other obstacles after CA decides to scale the group (e.g. the ASG's Launch process is suspended). */
   blockers?: string[];
+  /**
+   * Set when the real CA may decide either way for this group: it copies any Ready node of the group as its template,
+   * the group's nodes differ (zone, instance type, taints, allocatable), and the pod fits some of them but not others.
+   * Says which nodes and why; `fits` above follows the node casdoctor took (the first good node in snapshot order).
+   */
+  caMayDecideEither?: string;
+  /** What CA's own log last said of this pod (or a sibling of its controller) on this group, when a log was read. */
+  caLogged?: { text: string; at?: string; pod?: string };
 }
 
 export interface PodReport {
@@ -51,6 +60,10 @@ export interface PodReport {
   requests: Record<string, string>;
   scheduler: { message: string; nodes: PodNodeResult[] };
   nodeGroups: PodGroupResult[];
-  caEvent?: { reason: string; message: string; time?: string; ageSeconds?: number };
+  /**
+   * CA's newest event on the pod. `reason` is "" for the event CA records when the pod consumes a ProvisioningRequest
+   * (CA skips it in normal scale-up); `provisioningRequest` then names it ("ns/name").
+   */
+  caEvent?: { reason: string; message: string; time?: string; ageSeconds?: number; provisioningRequest?: string };
   expander?: { name: string; choice?: string; candidates: string[]; note?: string };
 }

@@ -1,7 +1,10 @@
 import type { NodeGroupReport } from '../model/asg-audit.js';
 import type { Finding, Skipped } from '../model/findings.js';
 import { findingBlock, findingCounts, indent, skippedLines } from './findings-text.js';
+import { caHealthSection, isCaHealthFinding } from './ca-health-text.js';
+import { safeText as t } from './sanitize.js';
 import { PLAIN, type Style } from './style.js';
+import { wrapProse } from './table.js';
 
 export interface AsgAuditTextInput {
   nodeGroups: NodeGroupReport[];
@@ -9,31 +12,36 @@ export interface AsgAuditTextInput {
   skipped: Skipped[];
   header: { ca: string; discovery: string; now: string; source: string };
   notes: string[];
+  /** The terminal's width: every line wraps at spaces to it (undefined in pipes: one line per fact). */
+  width?: number;
 }
 
 function templateText(g: NodeGroupReport): string {
-  const t = g.template;
-  if (t.source === 'node') return `template: node ${t.fromNode ?? ''}`.trimEnd();
-  if (t.source === 'asg') return 'template: ASG scratch (no usable node)';
-  return `template: none (${t.reason ?? 'unknown'})`;
+  const tpl = g.template;
+  if (tpl.source === 'node') return `template: node ${t(tpl.fromNode ?? '')}`.trimEnd();
+  if (tpl.source === 'asg') return 'template: ASG scratch (no usable node)';
+  return `template: none (${t(tpl.reason ?? 'unknown')})`;
 }
 
 function groupHeader(g: NodeGroupReport, s: Style): string {
   const managed = g.discovered
     ? s.green(g.via === 'nodes-flag' ? 'managed (--nodes)' : 'managed (auto-discovery)')
     : s.red('NOT managed by CA');
-  const sizes = `min/desired/max ${g.minSize}/${g.desiredCapacity}/${g.maxSize}${
-    g.minSize !== g.asgMinSize || g.maxSize !== g.asgMaxSize ? ` (ASG ${g.asgMinSize}..${g.asgMaxSize})` : ''
-  }`;
+  // numbers from an offline dump are whatever the file holds: the whole cell is made safe
+  const sizes = t(
+    `min/desired/max ${g.minSize}/${g.desiredCapacity}/${g.maxSize}${
+      g.minSize !== g.asgMinSize || g.maxSize !== g.asgMaxSize ? ` (ASG ${g.asgMinSize}..${g.asgMaxSize})` : ''
+    }`,
+  );
   const parts = [
     managed,
     sizes,
-    `${g.nodes} node${g.nodes === 1 ? '' : 's'}`,
-    g.zones.join(',') || 'no AZ',
-    g.instanceTypes.join(',') || 'no instance type',
+    t(`${g.nodes} node${g.nodes === 1 ? '' : 's'}`),
+    t(g.zones.join(',')) || 'no AZ',
+    t(g.instanceTypes.join(',')) || 'no instance type',
     templateText(g),
   ];
-  return `${s.bold(g.name)}  ${parts.join(' · ')}`;
+  return `${s.bold(t(g.name))}  ${parts.join(' · ')}`;
 }
 
 /** The asg-audit report: one block per ASG with its findings, then cluster-wide findings, then totals. */
@@ -42,11 +50,14 @@ export function renderAsgAuditText(input: AsgAuditTextInput, s: Style = PLAIN): 
   out.push(
     s.bold('casdoctor asg-audit') +
       s.dim(
-        ` · ${input.header.ca} · ${input.header.discovery} · now ${input.header.now} · ${input.header.source}`,
+        ` · ${t(input.header.ca)} · ${t(input.header.discovery)} · now ${t(input.header.now)} · ${t(input.header.source)}`,
       ),
   );
-  for (const n of input.notes) out.push(s.yellow(`note: ${n}`));
+  for (const n of input.notes) out.push(s.yellow(`note: ${t(n)}`));
   out.push('');
+  // is CA running at all: first
+  const health = caHealthSection(input.findings, s);
+  if (health.length) out.push(...health, '');
   const names = new Set(input.nodeGroups.map((g) => g.name));
   const groupOf = (f: Finding): string | undefined => {
     if (f.nodeGroup && names.has(f.nodeGroup)) return f.nodeGroup;
@@ -61,7 +72,7 @@ export function renderAsgAuditText(input: AsgAuditTextInput, s: Style = PLAIN): 
     for (const f of fs) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
     out.push('');
   }
-  const rest = input.findings.filter((f) => groupOf(f) === undefined);
+  const rest = input.findings.filter((f) => groupOf(f) === undefined && !isCaHealthFinding(f));
   if (rest.length > 0) {
     out.push(s.bold('Cluster-wide'));
     for (const f of rest) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
@@ -69,5 +80,6 @@ export function renderAsgAuditText(input: AsgAuditTextInput, s: Style = PLAIN): 
   }
   out.push(`${s.bold(`${input.nodeGroups.length} ASG(s) audited`)} · ${findingCounts(input.findings)}`);
   out.push(...skippedLines(input.skipped, s));
-  return `${out.join('\n')}\n`;
+  const text = out.join('\n');
+  return `${input.width ? wrapProse(text, input.width) : text}\n`;
 }

@@ -1,5 +1,6 @@
 // Findings as the terminal reports of why-pending, scale-down-blockers and asg-audit print them.
 import type { Finding, Skipped } from '../model/findings.js';
+import { safeLines, safeText } from './sanitize.js';
 import { hyperlink, type Style, severityMark } from './style.js';
 
 /** Prefixes every line of `text`; with `keepBlank`, empty lines stay empty. */
@@ -17,13 +18,16 @@ export interface FindingBlockOptions {
   keepBlank?: boolean;
 }
 
-/** Mark, check id and message; up to six evidence lines; the fix; the docs link. */
+/** One evidence line's text: `source: observed (expected ...)`, every part foreign-safe. */
+export function evidenceText(e: Finding['evidence'][number]): string {
+  return `${safeText(e.source)}: ${safeText(e.observed)}${e.expected ? ` (expected ${safeText(e.expected)})` : ''}`;
+}
+
+/** Mark, check id and message; up to six evidence lines; the fix; the docs link. Foreign text is made safe here. */
 export function findingBlock(f: Finding, s: Style, o: FindingBlockOptions = {}): string {
-  const lines = [`${severityMark(f.severity, s)} ${s.bold(f.checkId)}  ${f.message}`];
-  for (const e of f.evidence.slice(0, 6)) {
-    lines.push(s.dim(`    · ${e.source}: ${e.observed}${e.expected ? ` (expected ${e.expected})` : ''}`));
-  }
-  if (f.remediation) lines.push(indent(`fix: ${f.remediation}`, '    ', o.keepBlank));
+  const lines = [`${severityMark(f.severity, s)} ${s.bold(safeText(f.checkId))}  ${safeText(f.message)}`];
+  for (const e of f.evidence.slice(0, 6)) lines.push(s.dim(`    · ${evidenceText(e)}`));
+  if (f.remediation) lines.push(indent(`fix: ${safeLines(f.remediation)}`, '    ', o.keepBlank));
   lines.push(s.dim(`    docs: ${o.links ? hyperlink(f.checkId, f.docsUrl) : f.docsUrl}`));
   return lines.join('\n');
 }
@@ -37,8 +41,11 @@ export function findingCounts(findings: Finding[]): string {
 /** "skipped checks (n): <id> (<detail>); ..." as one line, or no line when nothing was skipped. */
 export function skippedLines(skipped: Skipped[], s: Style): string[] {
   if (skipped.length === 0) return [];
+  // checks skipped for the same reason share it: one forbidden list must not repeat its AccessDenied text per check
+  const byDetail = new Map<string, string[]>();
+  for (const k of skipped) byDetail.set(k.detail, [...(byDetail.get(k.detail) ?? []), k.checkId]);
   return [
     s.yellow(`skipped checks (${skipped.length}): `) +
-      skipped.map((k) => `${k.checkId} (${k.detail})`).join('; '),
+      [...byDetail].map(([detail, ids]) => `${ids.map((id) => safeText(id)).join(', ')} (${safeText(detail)})`).join('; '),
   ];
 }

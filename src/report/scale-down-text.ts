@@ -1,8 +1,10 @@
 import type { Finding, Skipped } from '../model/findings.js';
 import type { NotBlockingKind, ScaleDownNodeReport, UnremovableReason } from '../model/scale-down.js';
 import { findingBlock, findingCounts, indent, skippedLines } from './findings-text.js';
+import { caHealthSection, isCaHealthFinding } from './ca-health-text.js';
+import { safeText as t } from './sanitize.js';
 import { PLAIN, type Style } from './style.js';
-import { plainTable } from './table.js';
+import { fitTable, plainTable, wrapProse } from './table.js';
 
 export interface ScaleDownTextInput {
   summary: string;
@@ -17,6 +19,8 @@ export interface ScaleDownTextInput {
   notes: string[];
   /** Wrap long cells to this width (terminal); undefined = no wrapping (pipes). */
   width?: number;
+  /** -o wide: full node names in the table (the table is not fitted to a terminal). */
+  wide?: boolean;
 }
 
 /** CA's pipeline order: the order the reasons are grouped in. */
@@ -53,14 +57,14 @@ function pct(v: number): string {
 }
 
 function shortNode(name: string): string {
-  return name.replace(/\.(ec2|compute)\.internal$/, '');
+  return t(name.replace(/\.(ec2|compute)\.internal$/, ''));
 }
 
 function utilCell(n: ScaleDownNodeReport): string {
   const u = n.utilization;
   if (!u) return '-';
   const cmp = n.caReason === 'NotUnderutilized' ? '>' : '<=';
-  return `${u.resource} ${pct(u.value)} ${cmp} ${pct(u.threshold)}${u.thresholdSource === 'asg-tag' ? '*' : ''}`;
+  return `${t(u.resource)} ${pct(u.value)} ${cmp} ${pct(u.threshold)}${u.thresholdSource === 'asg-tag' ? '*' : ''}`;
 }
 
 function verdictCell(n: ScaleDownNodeReport, s: Style): string {
@@ -73,19 +77,20 @@ function verdictCell(n: ScaleDownNodeReport, s: Style): string {
 }
 
 function blockingCell(n: ScaleDownNodeReport): string {
-  if (n.blockingPods.length === 0) return n.caReason === 'NoPlaceToMovePods' && n.unplaceable ? `no room: ${n.unplaceable.name}` : '';
+  if (n.blockingPods.length === 0)
+    return n.caReason === 'NoPlaceToMovePods' && n.unplaceable ? `no room: ${t(n.unplaceable.name)}` : '';
   const reasons = [...new Set(n.blockingPods.map((b) => b.caReason))];
-  return `${n.blockingPods.length}: ${reasons.join(', ')}`;
+  return `${n.blockingPods.length}: ${t(reasons.join(', '))}`;
 }
 
 function nodeDetail(n: ScaleDownNodeReport, s: Style): string[] {
   const out: string[] = [];
-  const head = `${s.bold(n.name)}${n.nodeGroup ? s.dim(` (${n.nodeGroup})`) : ''}`;
-  let line = n.summary;
+  const head = `${s.bold(t(n.name))}${n.nodeGroup ? s.dim(` (${t(n.nodeGroup)})`) : ''}`;
+  let line = t(n.summary);
   if (n.caReason === 'BlockedByPod')
     line = `${n.blockingPods.length} blocking pod(s); CA stops at the first${n.utilization ? ` (${utilCell(n)})` : ''}`;
   else if (n.caReason === 'NoPlaceToMovePods' && n.unplaceable)
-    line = `pod ${n.unplaceable.namespace}/${n.unplaceable.name}${n.unplaceable.movedFrom ? ` (moved here from ${shortNode(n.unplaceable.movedFrom)} in CA's simulation)` : ''} fits no other node${n.utilization ? ` (${utilCell(n)})` : ''}`;
+    line = `pod ${t(`${n.unplaceable.namespace}/${n.unplaceable.name}`)}${n.unplaceable.movedFrom ? ` (moved here from ${shortNode(n.unplaceable.movedFrom)} in CA's simulation)` : ''} fits no other node${n.utilization ? ` (${utilCell(n)})` : ''}`;
   out.push(`  ${head}: ${line}`);
   const blockingHere = n.caReason === 'BlockedByPod';
   if (n.blockingPods.length) {
@@ -93,15 +98,20 @@ function nodeDetail(n: ScaleDownNodeReport, s: Style): string[] {
     for (const b of n.blockingPods) {
       const mark = blockingHere ? s.red('✖') : s.dim('·');
       out.push(
-        `    ${mark} ${b.namespace}/${b.name}  ${s.bold(b.caReason)}  ${s.dim(b.message)}${b.first && blockingHere ? s.dim(" (first: CA's reason)") : ''}${b.movedFrom ? s.dim(` (runs on ${shortNode(b.movedFrom)}; CA's simulation moved it here)`) : ''}`,
+        `    ${mark} ${t(`${b.namespace}/${b.name}`)}  ${s.bold(t(b.caReason))}  ${s.dim(t(b.message))}${b.first && blockingHere ? s.dim(" (first: CA's reason)") : ''}${b.movedFrom ? s.dim(` (runs on ${shortNode(b.movedFrom)}; CA's simulation moved it here)`) : ''}`,
       );
     }
   }
-  if (n.unplaceable) out.push(`    ${s.red('✖')} ${n.unplaceable.message}`);
+  if (n.unplaceable) out.push(`    ${s.red('✖')} ${t(n.unplaceable.message)}`);
   if (n.podsToMove?.length)
-    out.push(s.dim(`    moves: ${n.podsToMove.map((m) => `${m.namespace}/${m.name} -> ${shortNode(m.destination)}`).join(', ')}`));
-  for (const w of n.waits) out.push(`    ${s.yellow('◷')} ${w.detail}`);
-  for (const note of n.notes) out.push(s.dim(`    note: ${note}`));
+    out.push(
+      s.dim(`    moves: ${n.podsToMove.map((m) => `${t(`${m.namespace}/${m.name}`)} -> ${shortNode(m.destination)}`).join(', ')}`),
+    );
+  for (const w of n.waits) out.push(`    ${s.yellow('◷')} ${t(w.detail)}`);
+  for (const note of n.notes) out.push(s.dim(`    note: ${t(note)}`));
+  for (const c of n.caMayDecideEither ?? []) out.push(s.yellow(`    CA may decide either: ${t(c, { max: 600 })}`));
+  if (n.caLogged)
+    out.push(`    CA logged  ${t(n.caLogged.message)}${n.caLogged.reason ? ` (${t(n.caLogged.reason)})` : ''}${n.caLogged.at ? s.dim(` at ${t(n.caLogged.at)}`) : ''}`);
   return out;
 }
 
@@ -109,8 +119,8 @@ function notBlockingSection(nodes: ScaleDownNodeReport[], caMinor: number, s: St
   const byKind = new Map<NotBlockingKind, string[]>();
   for (const n of nodes) {
     for (const p of n.notBlocking) {
-      const label = p.kind === 'DaemonSet' ? p.name.replace(/-[a-z0-9]{5}$/, '') : `${p.namespace}/${p.name}`;
-      const detail = p.volumes?.length ? `${label} (${p.volumes.join(', ')})` : label;
+      const label = t(p.kind === 'DaemonSet' ? p.name.replace(/-[a-z0-9]{5}$/, '') : `${p.namespace}/${p.name}`);
+      const detail = p.volumes?.length ? `${label} (${t(p.volumes.join(', '))})` : label;
       // appended in place: copying the list per pod was quadratic (20,000 DaemonSet pods at 5,000 nodes)
       const items = byKind.get(p.kind);
       if (items) items.push(`${detail} on ${shortNode(n.name)}`);
@@ -139,27 +149,32 @@ function notBlockingSection(nodes: ScaleDownNodeReport[], caMinor: number, s: St
 
 export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN): string {
   const out: string[] = [];
+  let table: string | undefined;
   out.push(
     s.bold('casdoctor scale-down-blockers') +
-      s.dim(` · ${input.header.ca} · now ${input.header.now} · ${input.header.source}`),
+      s.dim(` · ${t(input.header.ca)} · now ${t(input.header.now)} · ${t(input.header.source)}`),
   );
-  for (const n of input.notes) out.push(s.yellow(`note: ${n}`));
-  for (const c of input.cooldowns) out.push(s.yellow(`cooldown: ${c}`));
-  out.push('', s.bold(input.summary), '');
+  for (const n of input.notes) out.push(s.yellow(`note: ${t(n)}`));
+  for (const c of input.cooldowns) out.push(s.yellow(`cooldown: ${t(c)}`));
+  const health = caHealthSection(input.findings, s);
+  if (health.length) out.push('', ...health);
+  const summary = t(input.summary);
+  out.push('', s.bold(summary), '');
   if (input.nodes.length === 0) {
     out.push('No nodes in scope.', '');
   } else {
     const rows = input.nodes.map((n) => [
-      shortNode(n.name),
-      n.nodeGroup ?? '-',
+      input.wide ? t(n.name) : shortNode(n.name),
+      t(n.nodeGroup ?? '-'),
       utilCell(n),
       verdictCell(n, s),
-      n.caReason ?? '-',
+      t(n.caReason ?? '-'),
       blockingCell(n),
     ]);
-    const fixed = 30 + 18 + 24 + 12 + 30;
-    const wrap = input.width ? Math.max(24, input.width - fixed) : undefined;
-    out.push(plainTable(['NODE', 'GROUP', 'UTILIZATION', 'VERDICT', 'CA REASON', 'BLOCKING PODS'], rows, wrap));
+    // at a narrow terminal the heading is what keeps the utilization column from wrapping to its own width
+    const head = ['NODE', 'GROUP', input.width && input.width < 100 ? 'UTIL' : 'UTILIZATION', 'VERDICT', 'CA REASON', 'BLOCKING PODS'];
+    table = input.width ? fitTable(head, rows, input.width) : plainTable(head, rows);
+    out.push(table);
     if (input.nodes.some((n) => n.utilization?.thresholdSource === 'asg-tag'))
       out.push(s.dim('  * threshold from the ASG tag k8s.io/cluster-autoscaler/node-template/autoscaling-options/...'));
     out.push('');
@@ -179,12 +194,16 @@ export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN)
     const nb = notBlockingSection(input.nodes, input.caMinor, s);
     if (nb.length) out.push(...nb, '');
   }
-  if (input.findings.length > 0) {
+  const rest = input.findings.filter((f) => !isCaHealthFinding(f));
+  if (rest.length > 0) {
     out.push(s.bold('What to change'));
-    for (const f of input.findings) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
+    for (const f of rest) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
     out.push('');
   }
-  out.push(`${s.bold(input.summary)} · ${findingCounts(input.findings)}`);
+  out.push(`${s.bold(summary)} · ${findingCounts(input.findings)}`);
   out.push(...skippedLines(input.skipped, s));
-  return `${out.join('\n')}\n`;
+  // at a terminal, every line of prose wraps at spaces to its width (pipes get one line per fact, for grep)
+  const width = input.width;
+  const lines = width ? out.map((block) => (block === table ? block : wrapProse(block, width))) : out;
+  return `${lines.join('\n')}\n`;
 }

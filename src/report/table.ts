@@ -53,3 +53,111 @@ function padColumns(head: string[], rows: string[][]): string {
   for (const r of all) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length + 2)));
   return all.map((r) => `  ${r.map((c, i) => c.padEnd(widths[i])).join('')}`.trimEnd()).join('\n');
 }
+
+// SGR colours and OSC 8 links take no columns on screen
+const ESCAPES = /\u001b\[[0-9;]*m|\u001b\]8;;[^\u0007]*\u0007/g;
+
+/** Columns a cell takes on screen: escapes take none; one column per code point (the reports print no wide characters). */
+export function visibleWidth(s: string): number {
+  let n = 0;
+  for (const _ of s.replace(ESCAPES, '')) n++;
+  return n;
+}
+
+/** The longest word of a cell: what wrapping can never make narrower, since an identifier is never cut. */
+function longestWord(s: string): number {
+  return Math.max(0, ...s.split(' ').map(visibleWidth));
+}
+
+/**
+ * Word-wraps one line at spaces into lines of at most `width` columns, continuation lines indented by `hang` spaces.
+ * A word wider than the line is kept whole (it overflows): names, tag keys and taints a user copies are never cut.
+ */
+export function wrapWords(line: string, width: number, hang = 0): string[] {
+  if (visibleWidth(line) <= width) return [line];
+  const lead = /^ */.exec(line)![0];
+  const words = line.slice(lead.length).split(' ');
+  const out: string[] = [];
+  let cur = lead;
+  let curWidth = lead.length;
+  let first = true;
+  for (const w of words) {
+    const ww = visibleWidth(w);
+    const atStart = curWidth === (first ? lead.length : hang);
+    if (!atStart && curWidth + 1 + ww > width) {
+      out.push(cur);
+      cur = ' '.repeat(hang) + w;
+      curWidth = hang + ww;
+      first = false;
+      continue;
+    }
+    cur += atStart ? w : ` ${w}`;
+    curWidth += atStart ? ww : 1 + ww;
+  }
+  out.push(cur);
+  return out;
+}
+
+const COMMAND_LINE = /^\s*(\$ )?(aws|kubectl|casdoctor|kubectl-casdoctor|eksctl|helm) /;
+
+/**
+ * Wraps every line of a block of prose to the terminal width, at spaces. A continuation line lines up after a line's
+ * label ("  scheduler  0/11 nodes ..." continues under "0/11"), else two spaces deeper than the line itself.
+ */
+export function wrapProse(text: string, width: number): string {
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      if (visibleWidth(line) <= width) return [line];
+      const plain = line.replace(ESCAPES, '');
+      // a command to copy and paste stays on one line: split, its first line would run alone
+      if (COMMAND_LINE.test(plain)) return [line];
+      const label = /^( *)(?:[^ ]+(?: [^ ]+)?)( {2,})/.exec(plain);
+      const lead = /^ */.exec(plain)![0].length;
+      const hang = label && label[0].length <= width / 3 ? label[0].length : lead + 2;
+      return wrapWords(line, width, hang);
+    })
+    .join('\n');
+}
+
+/**
+ * A borderless table laid out for a terminal `width` columns wide. Columns are as wide as their content; when the
+ * table is too wide, the last column moves to its own line(s) under each row (labelled by its heading), then the
+ * widest columns wrap at spaces down to their longest word. Nothing is cut mid-word: names, tag keys and taints a
+ * user copies stay whole (a single word wider than the terminal overflows).
+ */
+export function fitTable(head: string[], rows: string[][], width: number): string {
+  const all = [head, ...rows];
+  const natural = head.map((_, i) => Math.max(...all.map((r) => visibleWidth(r[i] ?? ''))));
+  const least = head.map((_, i) => Math.max(...all.map((r) => longestWord(r[i] ?? ''))));
+  const total = (ws: number[]) => 2 + ws.reduce((a, w) => a + w, 0) + 2 * (ws.length - 1);
+  const last = head.length - 1;
+  let widths = [...natural];
+  let under = false;
+  if (total(widths) > width) {
+    // the last column wrapped beside the others, if its longest word fits there
+    const room = width - total(widths.slice(0, last)) - 2;
+    if (room >= least[last]) widths[last] = room;
+    else {
+      under = true;
+      widths = widths.slice(0, last);
+    }
+  }
+  // still too wide: narrow the column with the most room to give, one column at a time, never below its longest word
+  while (total(widths) > width) {
+    let pick = -1;
+    for (let i = 0; i < widths.length; i++) if (widths[i] > least[i] && (pick < 0 || widths[i] - least[i] > widths[pick] - least[pick])) pick = i;
+    if (pick < 0) break;
+    widths[pick] = Math.max(least[pick], widths[pick] - (total(widths) - width));
+  }
+  const pad = (cell: string, w: number) => cell + ' '.repeat(Math.max(0, w - visibleWidth(cell)));
+  const lines: string[] = [];
+  const label = head[last].toLowerCase();
+  for (const [n, r] of all.entries()) {
+    const cells = widths.map((w, i) => wrapWords(r[i] ?? '', w));
+    const height = Math.max(...cells.map((c) => c.length));
+    for (let k = 0; k < height; k++) lines.push(`  ${cells.map((c, i) => pad(c[k] ?? '', widths[i])).join('  ')}`.trimEnd());
+    if (under && n > 0 && (r[last] ?? '') !== '' && r[last] !== '-') lines.push(...wrapWords(`      ${label}: ${r[last]}`, width, 8));
+  }
+  return lines.join('\n');
+}

@@ -1,8 +1,14 @@
 import type { Finding, Skipped } from '../model/findings.js';
+import { oneUnitPerComparison } from '../model/quantity.js';
 import type { PodReport, PodVerdict } from '../model/why-pending.js';
 import { findingBlock, findingCounts, indent, skippedLines } from './findings-text.js';
+import { caHealthSection, isCaHealthFinding } from './ca-health-text.js';
+import { safeText as t } from './sanitize.js';
 import { PLAIN, type Style } from './style.js';
-import { plainTable } from './table.js';
+import { fitTable, plainTable, wrapProse } from './table.js';
+
+// tables already laid out for the terminal: the prose wrap leaves them alone
+const fitted = new Set<string>();
 
 export interface WhyPendingTextInput {
   pods: PodReport[];
@@ -14,6 +20,11 @@ export interface WhyPendingTextInput {
   width?: number;
   /** Make docs links clickable (OSC 8) in terminals that support it. */
   hyperlinks?: boolean;
+  /** Equivalent replicas shown as one block: the pods given a block (default: every pod) and each block's count. */
+  shown?: PodReport[];
+  /** -o wide: a row for every node group, however many (the table is not fitted to a terminal). */
+  wide?: boolean;
+  replicas?: Map<PodReport, { count: number; owner: string; capacity?: string }>;
 }
 
 const VERDICT_TEXT: Record<PodVerdict, string> = {
@@ -22,11 +33,13 @@ const VERDICT_TEXT: Record<PodVerdict, string> = {
   'scale-up': 'CA scales up',
   'no-scale-up': 'no scale-up',
   'ignored-by-ca': 'ignored by CA',
+  'not-evaluated': 'not evaluated',
 };
 
 function verdictMark(v: PodVerdict, s: Style): string {
   if (v === 'no-scale-up' || v === 'ignored-by-ca') return s.red('✖');
   if (v === 'scale-up') return s.green('↑');
+  if (v === 'not-evaluated') return s.yellow('?');
   return s.green('✔');
 }
 
@@ -44,8 +57,8 @@ export const GROUP_ROWS_SHOWN = 12;
  * The groups worth a row when there are hundreds: the expander's pick, those that fit, then those whose predicates
  * pass (CA skips them: max size, backoff), then the failing discovered ones, then the undiscovered; shown in name order.
  */
-function shownGroups(p: PodReport): { shown: PodReport['nodeGroups']; hidden: PodReport['nodeGroups'] } {
-  if (p.nodeGroups.length <= GROUP_ROWS_SHOWN + 1) return { shown: p.nodeGroups, hidden: [] };
+function shownGroups(p: PodReport, wide?: boolean): { shown: PodReport['nodeGroups']; hidden: PodReport['nodeGroups'] } {
+  if (wide || p.nodeGroups.length <= GROUP_ROWS_SHOWN + 1) return { shown: p.nodeGroups, hidden: [] };
   const rank = (g: PodReport['nodeGroups'][number]) =>
     g.expanderChoice ? 0 : g.fits ? 1 : g.predicatesPass ? 2 : g.discovered ? 3 : 4;
   const picked = new Set(
@@ -64,7 +77,7 @@ function shownGroups(p: PodReport): { shown: PodReport['nodeGroups']; hidden: Po
 function hiddenSummary(hidden: PodReport['nodeGroups'], s: Style): string {
   const byReason = new Map<string, number>();
   for (const g of hidden) {
-    const r = g.fits ? 'fits' : g.reasons.join(', ');
+    const r = g.fits ? 'fits' : t(g.reasons.join(', '));
     byReason.set(r, (byReason.get(r) ?? 0) + 1);
   }
   const parts = [...byReason]
@@ -73,70 +86,100 @@ function hiddenSummary(hidden: PodReport['nodeGroups'], s: Style): string {
   return s.dim(`  … and ${hidden.length} more node groups: ${parts.join(' · ')} (every group is in -o json)`);
 }
 
-function groupTable(p: PodReport, s: Style, width?: number): string {
+function groupTable(p: PodReport, s: Style, width?: number, wide?: boolean): string[] {
   const head = ['NODE GROUP', 'MIN/CUR/MAX', 'INSTANCE', 'TEMPLATE', 'FITS', 'FIRST FAILING REASON'];
-  const fixed = 18 + 13 + 14 + 10 + 6 + 12;
-  const reasonWidth = width ? Math.max(30, width - fixed) : undefined;
-  const { shown, hidden } = shownGroups(p);
+  const { shown, hidden } = shownGroups(p, wide);
   const rows = shown.map((g) => {
-    const mark = g.fits ? s.green('yes') : g.predicatesPass ? s.yellow('no*') : s.red('no');
+    const mark = g.fits
+      ? s.green('yes')
+      : g.skipReason?.startsWith('not evaluated')
+        ? s.yellow('?')
+        : g.predicatesPass
+          ? s.yellow('no*')
+          : s.red('no');
     const reason = g.fits
       ? g.expanderChoice
-        ? s.green(`fits; ${p.expander?.name ?? 'expander'} picks it`)
+        ? s.green(`fits; ${t(p.expander?.name ?? 'expander')} picks it`)
         : 'fits'
-      : `${g.reasons.join(', ')}${g.values ? s.dim(` (${g.values})`) : ''}`;
+      : `${t(g.reasons.join(', '))}${g.values ? s.dim(` (${t(g.values)})`) : ''}`;
     return [
-      g.name,
-      `${g.minSize}/${g.targetSize}/${g.maxSize}`,
-      g.template.instanceType ?? '-',
-      g.template.source,
+      t(g.name),
+      t(`${g.minSize}/${g.targetSize}/${g.maxSize}`),
+      t(g.template.instanceType ?? '-'),
+      t(g.template.source),
       mark,
       reason,
     ];
   });
-  const table = plainTable(head, rows, reasonWidth);
-  return hidden.length ? `${table}\n${hiddenSummary(hidden, s)}` : table;
+  const table = width ? fitTable(head, rows, width) : plainTable(head, rows);
+  fitted.add(table);
+  return hidden.length ? [table, hiddenSummary(hidden, s)] : [table];
 }
 
 export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAIN): string {
   const out: string[] = [];
   out.push(
     s.bold(`casdoctor why-pending`) +
-      s.dim(` · ${input.header.ca} · now ${input.header.now} · ${input.header.source}`),
+      s.dim(` · ${t(input.header.ca)} · now ${t(input.header.now)} · ${t(input.header.source)}`),
   );
-  for (const n of input.notes) out.push(s.yellow(`note: ${n}`));
+  for (const n of input.notes) out.push(s.yellow(`note: ${t(n)}`));
   out.push('');
+  // is CA running at all: first, before any pod is explained
+  const health = caHealthSection(input.findings, s, { links: input.hyperlinks });
+  if (health.length) out.push(...health, '');
   const podFindings = new Map<string, Finding[]>();
   const otherFindings: Finding[] = [];
   for (const f of input.findings) {
+    if (isCaHealthFinding(f)) continue;
     if (f.subject.kind === 'Pod') {
       const k = `${f.subject.namespace}/${f.subject.name}`;
       podFindings.set(k, [...(podFindings.get(k) ?? []), f]);
     } else otherFindings.push(f);
   }
   if (input.pods.length === 0) out.push('No Pending pods in scope.', '');
-  for (const p of input.pods) {
+  for (const p of input.shown ?? input.pods) {
     const key = `${p.namespace}/${p.name}`;
-    out.push(`${verdictMark(p.verdict, s)} ${s.bold(key)}  ${s.bold(VERDICT_TEXT[p.verdict])}: ${p.summary}`);
+    const many = input.replicas?.get(p);
+    const who = many ? `${s.bold(t(key))} and ${many.count - 1} more Pending replica(s) of ${t(many.owner)}` : s.bold(t(key));
+    out.push(`${verdictMark(p.verdict, s)} ${who}  ${s.bold(VERDICT_TEXT[p.verdict])}: ${t(p.summary)}`);
+    if (many?.capacity) out.push(`  scale-up   ${t(many.capacity)}`);
     if (p.verdict === 'not-pending') {
       out.push('');
       continue;
     }
     const req = Object.entries(p.requests)
-      .map(([k, v]) => `${k} ${v}`)
+      .map(([k, v]) => `${t(k)} ${t(v)}`)
       .join(', ');
     out.push(`  requests   ${req || 'none'}`);
-    if (p.scheduler.message) out.push(`  scheduler  ${p.scheduler.message}`);
-    if (p.caEvent)
+    if (p.scheduler.message) out.push(`  scheduler  ${t(p.scheduler.message, { max: 2000 })}`);
+    if (p.caEvent?.provisioningRequest)
+      out.push(`  CA said    (ProvisioningRequest ${t(p.caEvent.provisioningRequest)})${p.caEvent.ageSeconds !== undefined ? ` ${ago(p.caEvent.ageSeconds)}` : ''}: ${t(p.caEvent.message, { max: 2000 })}`);
+    else if (p.caEvent)
       out.push(
-        `  CA said    ${p.caEvent.reason}${p.caEvent.ageSeconds !== undefined ? ` ${ago(p.caEvent.ageSeconds)}` : ''}: ${p.caEvent.message}`,
+        `  CA said    ${t(p.caEvent.reason)}${p.caEvent.ageSeconds !== undefined ? ` ${ago(p.caEvent.ageSeconds)}` : ''}: ${t(p.caEvent.message, { max: 2000 })}`,
       );
     else if (p.verdict !== 'fits-existing-node')
       out.push(s.dim('  CA said    nothing (no NotTriggerScaleUp/TriggeredScaleUp event on the pod)'));
-    if (p.expander?.note) out.push(s.dim(`  expander   ${p.expander.note}`));
+    if (p.expander?.note) out.push(s.dim(`  expander   ${t(p.expander.note)}`));
     if (p.nodeGroups.length > 0 && p.verdict !== 'fits-existing-node' && p.verdict !== 'ignored-by-ca') {
       out.push('');
-      out.push(groupTable(p, s, input.width));
+      out.push(...groupTable(p, s, input.width, input.wide));
+      // where the real CA's verdict depends on which node it copies as the template, say so instead of guessing
+      for (const g of p.nodeGroups)
+        if (g.caMayDecideEither) out.push(s.yellow(`  CA may decide either on ${t(g.name)}: ${t(g.caMayDecideEither, { max: 600 })}`));
+      // CA's own log beside casdoctor's verdict: one line for the groups where CA said what casdoctor says, one per
+      // group where it said something else
+      const logged = p.nodeGroups.filter((g) => g.caLogged);
+      const agrees = logged.filter((g) => !g.fits && g.failedPlugin && g.caLogged!.text === `${g.failedPlugin}: ${g.reasons.join(', ')}`);
+      if (agrees.length) {
+        const via = agrees[0].caLogged!.pod && agrees[0].caLogged!.pod !== key ? ` (for ${t(agrees[0].caLogged!.pod)}, same controller)` : '';
+        out.push(`  CA logged  the same first failing reason for ${agrees.map((g) => t(g.name)).join(', ')}${via}${agrees[0].caLogged!.at ? s.dim(` at ${t(agrees[0].caLogged!.at)}`) : ''}`);
+      }
+      for (const g of logged) {
+        if (agrees.includes(g)) continue;
+        const via = g.caLogged!.pod && g.caLogged!.pod !== key ? ` (for ${t(g.caLogged!.pod)})` : '';
+        out.push(`  CA logged  ${s.yellow(t(g.name))}: ${t(g.caLogged!.text, { max: 500 })}${via}${g.caLogged!.at ? s.dim(` at ${t(g.caLogged!.at)}`) : ''}`);
+      }
     }
     const fs = podFindings.get(key) ?? [];
     if (fs.length > 0) {
@@ -153,7 +196,7 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
   const counts = new Map<PodVerdict, number>();
   for (const p of input.pods) counts.set(p.verdict, (counts.get(p.verdict) ?? 0) + 1);
   const parts = (
-    ['scale-up', 'fits-existing-node', 'no-scale-up', 'ignored-by-ca', 'not-pending'] as PodVerdict[]
+    ['scale-up', 'fits-existing-node', 'no-scale-up', 'ignored-by-ca', 'not-evaluated', 'not-pending'] as PodVerdict[]
   )
     .filter((v) => counts.get(v))
     .map((v) => `${counts.get(v)} ${VERDICT_TEXT[v]}`);
@@ -161,5 +204,12 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     `${s.bold(`${input.pods.length} pod(s): ${parts.join(', ') || 'none'}`)} · ${findingCounts(input.findings)}`,
   );
   out.push(...skippedLines(input.skipped, s));
-  return `${out.join('\n')}\n`;
+  // at a terminal, every line of prose wraps at spaces to its width (pipes get one line per fact, for grep)
+  const width = input.width;
+  // for a reader, one unit per comparison (200Gi > 14.2Gi free); -o json keeps the canonical quantities
+  const readable = out.map(oneUnitPerComparison);
+  for (const [i, block] of out.entries()) if (fitted.has(block)) fitted.add(readable[i]);
+  const lines = width ? readable.map((block) => (fitted.has(block) ? block : wrapProse(block, width))) : readable;
+  fitted.clear();
+  return `${lines.join('\n')}\n`;
 }

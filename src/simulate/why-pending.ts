@@ -1,8 +1,10 @@
+import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
+import { formatDurationShort } from '../model/duration.js';
 import { formatResource } from '../model/quantity.js';
-import type { FilterStatus, NodeInfo, Resources } from '../model/scheduling.js';
-import type { PodGroupResult, PodReport, PodVerdict } from '../model/why-pending.js';
+import type { ClusterView, FilterStatus, NodeInfo, Resources } from '../model/scheduling.js';
+import type { PodGroupResult, PodNodeResult, PodReport, PodVerdict } from '../model/why-pending.js';
 import type { Analysis } from './analysis.js';
 import { type CaPodEvent, latestCaEventForPod } from './ca-events.js';
 import { classifyPodForCa, type PodStage } from './ca-pod-filter.js';
@@ -13,11 +15,20 @@ import {
 import { insufficientResources } from './predicates/node-resources-fit.js';
 import { findUntoleratedTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
-import { evaluateAllFilters, explainAgainstNodes } from './scheduler.js';
-import type { TemplateResult } from './template-node.js';
+import { evaluateAllFilters, type Explanation, explainAgainstNodes } from './scheduler.js';
+import { groupReadiness } from './node-groups.js';
+import {
+  alternativeTemplates,
+  shapeDiffKeys,
+  shapeDifference,
+  type TemplateContext,
+  type TemplateResult,
+} from './template-node.js';
 
 // CA: core/scaleup/orchestrator/skippedreasons.go
 export const SKIP_NOT_READY = 'not ready for scale-up';
+/** A group casdoctor cannot build a template for because data is missing (CA has it): not evaluated, never a verdict. */
+export const SKIP_NOT_EVALUATED = 'not evaluated: data missing';
 export const SKIP_BACKOFF = 'in backoff after failed scale-up';
 export const SKIP_MAX_SIZE = 'max node group size reached';
 export const MAX_TOTAL_NODES = 'max total nodes in cluster reached';
@@ -42,6 +53,8 @@ export interface GroupEvaluation {
   blockers: string[];
   /** CA would scale this group for the pod. */
   fits: boolean;
+  /** The verdict flips with the real node CA happens to copy as the template (see PodGroupResult.caMayDecideEither). */
+  caMayDecideEither?: string;
 }
 
 export interface PodAnalysis {
@@ -55,10 +68,14 @@ export interface PodAnalysis {
 
 const cache = new WeakMap<Analysis, Map<Pod, PodAnalysis>>();
 interface SharedResult {
-  sched: ReturnType<typeof explainAgainstNodes>;
+  /** The first node the pod fits on, in view order. */
+  fittingNode?: string;
   groups: GroupEvaluation[];
-  /** The report's parts, built by the first pod and shared by the others (5,000 nodes × 300 pods of one RS otherwise). */
-  schedulerOut?: PodReport['scheduler'];
+  /**
+   * The report's parts, built by the first pod and shared by the others (5,000 nodes × 300 pods of one RS otherwise).
+   * The scheduler's explanation itself is not kept: only what the report shows of it.
+   */
+  schedulerOut: PodReport['scheduler'];
   nodeGroups?: PodGroupResult[];
   /** nodeGroups with the expander's pick marked, for the group's pods CA scales up for. */
   nodeGroupsChosen?: PodGroupResult[];
@@ -122,6 +139,9 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     ? {
         reason: ev.reason,
         message: ev.message,
+        ...(ev.provisioningRequest
+          ? { provisioningRequest: `${ev.provisioningRequest.namespace}/${ev.provisioningRequest.name}` }
+          : {}),
         ...(ev.time
           ? {
               time: ev.time.toISOString(),
@@ -163,30 +183,22 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   const eqKey = equivalenceKey(pod);
   let shared = eqKey ? eq.get(eqKey) : undefined;
   if (!shared) {
+    const sched = explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason });
     const computed: SharedResult = {
-      sched: explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason }),
+      ...(sched.fittingNodes.length > 0 ? { fittingNode: sched.fittingNodes[0] } : {}),
       groups: a.nodeGroups.map((g) => evaluateGroup(a, pod, g)),
+      schedulerOut: schedulerReport(sched, a.view),
     };
     applyClusterLimits(a, computed.groups);
     shared = computed;
     if (eqKey) eq.set(eqKey, computed);
   }
-  const sched = shared.sched;
   // Equivalent pods have the same spec, so the same scheduler entries, group results and expander choice.
-  shared.schedulerOut ??= {
-    message: sched.message,
-    nodes: sched.nodes.map((n) => ({
-      name: n.name,
-      fits: n.fits,
-      reasons: n.reasons,
-      ...(n.result.notEvaluated.length ? { notEvaluated: n.result.notEvaluated.map((s) => s.plugin) } : {}),
-    })),
-  };
   const schedulerOut = shared.schedulerOut;
   const groups = shared.groups;
   shared.nodeGroups ??= groups.map((g) => toGroupResult(g, pod));
   let nodeGroups = shared.nodeGroups;
-  const fitsNode = sched.nodes.find((n) => n.fits);
+  const fitsNode = shared.fittingNode;
 
   let verdict: PodVerdict;
   let summary: string;
@@ -194,7 +206,7 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   let expander: PodReport['expander'];
   if (fitsNode) {
     verdict = 'fits-existing-node';
-    summary = `fits existing node ${fitsNode.name}; the scheduler should place it (CA does not scale up for it)`;
+    summary = `fits existing node ${fitsNode}; the scheduler should place it (CA does not scale up for it)`;
     if (stage.kind === 'ignored') summary += `; CA would ignore it anyway: ${stage.reason}`;
   } else if (stage.kind === 'ignored') {
     verdict = 'ignored-by-ca';
@@ -202,9 +214,12 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     summary = `CA ignores this pod: ${stage.reason}`;
   } else {
     const candidates = groups.filter((g) => g.fits);
-    const upcoming = candidates.find(
-      (g) => g.group.targetSize > g.group.nodes.length + g.group.unregisteredInstances.length,
-    );
+    // CA counts a registered node that is not Ready yet, but younger than the max node startup time, as upcoming
+    // (clusterstate.go updateReadinessStats / GetUpcomingNodes); an older one is Unready and no longer expected
+    const upcoming = candidates.find((g) => {
+      const starting = g.group.nodes.length ? groupReadiness(g.group, a.now, a.ca).notStarted : 0;
+      return g.group.targetSize > g.group.nodes.length - starting + g.group.unregisteredInstances.length;
+    });
     if (candidates.length > 0) {
       verdict = 'scale-up';
       // the rows with the expander's pick marked: a copy, shared only by the group's pods CA scales up for (another
@@ -220,11 +235,24 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       summary = upcoming
         ? `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`
         : `CA can scale up ${candidates.length === 1 ? choice : `${candidates.length} node groups (${expander.name} likely picks ${choice})`}`;
+    } else if (unevaluable(groups).length > 0) {
+      // a discovered group whose template casdoctor could not build might fit: the answer is unknown, not "no"
+      const names = unevaluable(groups).map((g) => g.group.name);
+      verdict = 'not-evaluated';
+      summary = `whether CA scales up is not known: no evaluated node group fits, and ${names.join(', ')} could not be evaluated (${unevaluable(groups)[0].template.reason ?? 'data missing'})`;
+    } else if (groups.length === 0 && nodeGroupsUnknown(a) !== undefined) {
+      // no group because none could be read: whether CA scales up is not known, and not a "no" (the scheduler's half
+      // above still stands)
+      verdict = 'not-evaluated';
+      summary = `whether CA scales up is not known: ${nodeGroupsUnknown(a)}`;
     } else {
       verdict = 'no-scale-up';
       summary = noScaleUpSummary(groups);
     }
   }
+  const undecided = groups.filter((g) => g.caMayDecideEither).map((g) => g.group.name);
+  if (undecided.length && (verdict === 'scale-up' || verdict === 'no-scale-up'))
+    summary += `; CA may decide either for ${undecided.join(', ')}: the node it copies as the template varies between runs`;
   const report: PodReport = {
     ...base,
     verdict,
@@ -235,6 +263,52 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     ...(expander ? { expander } : {}),
   };
   return { pod, stage, requests, report, groups, ...(ev ? { caEvent: ev } : {}) };
+}
+
+const viewNodeNames = new WeakMap<ClusterView, string[]>();
+
+/**
+ * The report's view of the scheduler. `nodes` (one entry per node, the JSON contract) is built when read, from one
+ * small code per node into the pod's distinct results: the text report and most checks read only the message, so a
+ * full entry per pod × node (~100 B each, 1.5M of them for 300 distinct workloads on 5,000 nodes) is never held.
+ */
+function schedulerReport(sched: Explanation, view: ClusterView): PodReport['scheduler'] {
+  let names = viewNodeNames.get(view);
+  if (!names) viewNodeNames.set(view, (names = view.nodeInfos.map((ni) => ni.node.metadata.name ?? '')));
+  const nodeNames = names;
+  const table: Array<Omit<PodNodeResult, 'name'>> = [];
+  const index = new Map<string, number>();
+  const codes = new Uint32Array(sched.nodes.length);
+  sched.nodes.forEach((n, i) => {
+    const notEvaluated = n.result.notEvaluated.map((x) => x.plugin);
+    const key = JSON.stringify([n.fits, n.reasons, notEvaluated]);
+    let code = index.get(key);
+    if (code === undefined) {
+      index.set(key, (code = table.length));
+      table.push({ fits: n.fits, reasons: n.reasons, ...(notEvaluated.length ? { notEvaluated } : {}) });
+    }
+    codes[i] = code;
+  });
+  return {
+    message: sched.message,
+    get nodes(): PodNodeResult[] {
+      return Array.from(codes, (code, i) => ({ name: nodeNames[i], ...table[code] }));
+    },
+  };
+}
+
+/** Discovered groups casdoctor could not build a template for, for lack of data CA has. */
+function unevaluable(groups: GroupEvaluation[]): GroupEvaluation[] {
+  return groups.filter((g) => g.group.discovered && g.template.source === 'none' && (g.template.missing?.length ?? 0) > 0);
+}
+
+/** Why the snapshot holds no node group at all, when that is for lack of data (not an account without ASGs). */
+function nodeGroupsUnknown(a: Analysis): string | undefined {
+  const gap = a.gapFor('autoScalingGroups');
+  if (gap) return `${gap.reason}: ${gap.detail}`;
+  if (!a.raw.provided.has('autoScalingGroups'))
+    return 'no Auto Scaling groups in the input (add `aws autoscaling describe-auto-scaling-groups --output json`)';
+  return undefined;
 }
 
 function noScaleUpSummary(groups: GroupEvaluation[]): string {
@@ -275,6 +349,7 @@ function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation
     notEvaluated = all.notEvaluated;
     targeted = podMatchesNodeSelectorAndAffinity(pod, template.node);
   }
+  const either = group.discovered && template.node ? templateChoiceMatters(a, pod, group, template, failures, notEvaluated) : undefined;
   const skip = group.discovered ? skipReason(a, group, template) : undefined;
   const blockers: string[] = [];
   if (group.suspendedProcesses.includes('Launch')) {
@@ -299,7 +374,84 @@ function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation
     targeted,
     blockers,
     fits,
+    ...(either ? { caMayDecideEither: either } : {}),
   };
+}
+
+/**
+ * Whether a difference in template shape can change the pod's predicates: different taints or allocatable always can;
+ * different labels only when the pod selects on them, spreads or (anti-)affines over them, or mounts claims (volume zones).
+ */
+function podCouldCare(pod: Pod, diff: { labels: string[]; taints: boolean; allocatable: boolean }): boolean {
+  if (diff.taints || diff.allocatable) return true;
+  if (diff.labels.length === 0) return false;
+  const spec = pod.spec;
+  if (spec.volumes?.some((v) => v.persistentVolumeClaim || v.ephemeral)) return true;
+  const keys = new Set<string>(Object.keys(spec.nodeSelector ?? {}));
+  const na = spec.affinity?.nodeAffinity;
+  for (const t of na?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [])
+    for (const e of t.matchExpressions ?? []) keys.add(e.key);
+  for (const c of spec.topologySpreadConstraints ?? []) keys.add(c.topologyKey);
+  const affinity = [
+    ...(spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+    ...(spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+  ];
+  for (const t of affinity) keys.add(t.topologyKey);
+  return diff.labels.some((k) => keys.has(k));
+}
+
+const templateContexts = new WeakMap<Analysis, TemplateContext>();
+function templateContextOf(a: Analysis): TemplateContext {
+  let ctx = templateContexts.get(a);
+  if (!ctx) {
+    ctx = {
+      now: a.now,
+      config: a.ca,
+      instanceTypes: a.instanceTypes,
+      launchTemplateVersions: a.raw.launchTemplateVersions,
+      launchConfigurations: a.raw.launchConfigurations,
+      images: a.raw.images,
+      instanceTypesFromRequirements: a.raw.instanceTypesFromRequirements,
+      eksNodegroups: a.raw.eksNodegroups,
+      daemonSets: a.raw.daemonSets,
+      podsByNode: a.podsByNode,
+    };
+    templateContexts.set(a, ctx);
+  }
+  return ctx;
+}
+
+const alternatives = new WeakMap<TemplateResult, TemplateResult[]>();
+
+/**
+ * CA copies the first good node of the group in its (informer-ordered, so run-dependent) node list. When the group's
+ * good nodes differ in shape and the pod fits some but not others, say so instead of guessing one outcome.
+ * CA: processors/nodeinfosprovider/mixed_nodeinfos_processor.go.
+ */
+function templateChoiceMatters(
+  a: Analysis,
+  pod: Pod,
+  group: NodeGroup,
+  template: TemplateResult,
+  failures: FilterStatus[],
+  notEvaluated: FilterStatus[],
+): string | undefined {
+  if (template.source !== 'node' || group.nodes.length < 2) return undefined;
+  let alts = alternatives.get(template);
+  if (!alts) alternatives.set(template, (alts = alternativeTemplates(group, template, templateContextOf(a))));
+  if (alts.length === 0 || notEvaluated.length > 0) return undefined;
+  const passes = failures.length === 0;
+  const chosenNode = group.nodes.find((n) => n.metadata.name === template.fromNode);
+  for (const alt of alts) {
+    const altNode = group.nodes.find((n) => n.metadata.name === alt.fromNode);
+    if (chosenNode && altNode && !podCouldCare(pod, shapeDiffKeys(chosenNode, altNode))) continue;
+    const r = evaluateAllFilters(pod, templateInfoOf(alt, alt.node!), a.view, { taintReason: a.caTaintReason });
+    if (r.notEvaluated.length > 0 || (r.failures.length === 0) === passes) continue;
+    const diff = chosenNode && altNode ? shapeDifference(chosenNode, altNode).join('; ') : 'shape';
+    const verdict = (f: FilterStatus[]) => (f.length === 0 ? 'fits' : `fails (${f[0].reasons.join(', ')})`);
+    return `CA copies any Ready node of ${group.name} as its template, and they differ (${diff}): on ${template.fromNode}'s shape the pod ${verdict(failures)}, on ${alt.fromNode}'s it ${verdict(r.failures)}; CA may decide either, from run to run`;
+  }
+  return undefined;
 }
 
 const statusIndex = new WeakMap<Analysis, Map<string, NonNullable<Analysis['caStatus']>['nodeGroups'][number]>>();
@@ -319,10 +471,16 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
   const status = statusByName(a).get(group.name);
   const staleNote = a.caStatus?.stale ? ' (the status ConfigMap is stale)' : '';
   if (status?.health === 'Unhealthy' || status?.scaleUpStatus === 'Unhealthy') {
+    const r = groupReadiness(group, a.now, a.ca);
+    const startup = `${formatDurationShort(r.maxNodeStartupMs)}${r.fromFlag ? ' (--max-node-startup-time)' : ' (CA before 1.35: fixed)'}`;
+    const counts =
+      r.unready + r.notStarted > 0
+        ? `; casdoctor counts ${r.ready} Ready, ${r.unready} Unready (not Ready for over ${startup}), ${r.notStarted} still starting`
+        : '';
     return {
       kind: 'unhealthy',
       reason: SKIP_NOT_READY,
-      detail: `CA's status ConfigMap reports the group Unhealthy (too many unready or unregistered nodes)${staleNote}`,
+      detail: `CA's status ConfigMap reports the group Unhealthy (too many unready or unregistered nodes)${staleNote}${counts}`,
     };
   }
   if (status?.scaleUpStatus === 'Backoff') {
@@ -341,9 +499,11 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
     };
   }
   if (template.source === 'none') {
+    // casdoctor lacks the data (not CA): the group is not evaluated, which is not CA's "not ready for scale-up"
+    const unknown = (template.missing?.length ?? 0) > 0;
     return {
       kind: 'no-template',
-      reason: SKIP_NOT_READY,
+      reason: unknown ? SKIP_NOT_EVALUATED : SKIP_NOT_READY,
       detail: template.reason ?? 'CA cannot build a template node for the group',
     };
   }
@@ -498,6 +658,7 @@ function toGroupResult(g: GroupEvaluation, pod: PodT): PodGroupResult {
     details,
     ...(g.notEvaluated.length ? { notEvaluated: g.notEvaluated.map((s) => s.plugin) } : {}),
     ...(g.blockers.length ? { blockers: g.blockers } : {}),
+    ...(g.caMayDecideEither ? { caMayDecideEither: g.caMayDecideEither } : {}),
   };
 }
 
@@ -505,15 +666,29 @@ function toGroupResult(g: GroupEvaluation, pod: PodT): PodGroupResult {
 function pickExpander(
   a: Analysis,
   pod: Pod,
-  candidates: GroupEvaluation[],
+  allCandidates: GroupEvaluation[],
 ): NonNullable<PodReport['expander']> {
   const chain = a.ca.flags.expander.value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const names = candidates.map((c) => c.group.name);
+  let candidates = allCandidates;
+  let names = candidates.map((c) => c.group.name);
   const req = podRequests(pod);
+  let priorityNote: string | undefined;
   for (const name of chain) {
+    if (name === 'priority') {
+      // CA: expander/priority/priority.go BestOptions is a filter; chain.go hands what it keeps to the next expander
+      const pick = pickWithPriorityExpander(a.raw.configMaps, a.ca, names);
+      if (!pick) continue;
+      if (pick.choice !== undefined)
+        return { name, choice: pick.choice, candidates: names, ...(pick.note ? { note: pick.note } : {}) };
+      const kept = new Set(pick.kept);
+      candidates = candidates.filter((c) => kept.has(c.group.name));
+      names = candidates.map((c) => c.group.name);
+      priorityNote = pick.note;
+      continue;
+    }
     if (name === 'least-waste') {
       // expander/waste: wasted = (alloc - requested) / alloc for cpu and memory, summed; lowest wins
       let best: GroupEvaluation | undefined;
@@ -535,9 +710,11 @@ function pickExpander(
         name,
         ...(best ? { choice: best.group.name } : {}),
         candidates: names,
-        ...(chain.length > 1
-          ? { note: `expander chain ${chain.join(',')}; casdoctor simulates ${name}` }
-          : {}),
+        ...(priorityNote
+          ? { note: `priority kept ${names.join(', ')}: ${priorityNote}` }
+          : chain.length > 1
+            ? { note: `expander chain ${chain.join(',')}; casdoctor simulates ${name}` }
+            : {}),
       };
     }
     if (name === 'random' || name === 'most-pods') {
@@ -549,6 +726,8 @@ function pickExpander(
       } as NonNullable<PodReport['expander']>;
     }
   }
+  if (priorityNote !== undefined)
+    return { name: 'priority', ...(candidates.length === 1 ? { choice: names[0] } : {}), candidates: names, note: priorityNote };
   const first = chain[0] ?? 'least-waste';
   return {
     name: first,

@@ -75,7 +75,8 @@ describe.skipIf(!tmux)('at a terminal (tmux; skipped where tmux is not installed
     const r = spawnSync(process.execPath, ['bin/casdoctor.js', '--from', DEMO, '--now', DEMO_NOW], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('Cluster Autoscaler overview');
-    expect(r.stdout).toContain('Next: casdoctor why-pending --all');
+    // issue 15: the next commands read the same input (--from, --now) as the overview did
+    expect(r.stdout).toContain(`Next:\n  casdoctor why-pending -A --from ${DEMO} --now ${DEMO_NOW}\n`);
     expect(r.stdout).not.toContain('What next?');
   });
 

@@ -1,0 +1,93 @@
+// Many Pending replicas of one controller: one block with a count, and how many of them CA's scale-up can place.
+import type { Resources } from '../model/scheduling.js';
+import type { PodReport } from '../model/why-pending.js';
+import type { Analysis } from '../simulate/analysis.js';
+import { parseResourceList, podRequests, sumResources } from '../simulate/resources.js';
+import type { PodAnalysis } from '../simulate/why-pending.js';
+
+export interface ReplicaSummary {
+  /** How many pods the block stands for (itself included). */
+  count: number;
+  /** The controller, e.g. "ReplicaSet frontend-ndxrt2l4f". */
+  owner: string;
+  /** CA's estimate for a scale-up: how many the chosen group can take before its max size, and what becomes of the rest. */
+  capacity?: string;
+}
+
+/** Equivalent pods: one controller and the same report but for the pod's own name and event times. */
+function signature(r: PodReport, owner: string): string {
+  const { name: _name, caEvent, ...rest } = r;
+  const event = caEvent ? { ...caEvent, time: undefined, ageSeconds: undefined } : undefined;
+  return `${owner}\u0000${JSON.stringify({ ...rest, caEvent: event }, (k, v: unknown) => (k === 'at' || k === 'pod' ? undefined : v))}`;
+}
+
+/**
+ * Groups the reports of equivalent Pending replicas (CA's own equivalence groups: one controller, one spec) into the
+ * first report of each group; the others are left out of `shown`. A group of one is shown as it is.
+ */
+export function groupReplicas(a: Analysis, pods: PodAnalysis[], reports: PodReport[]): { shown: PodReport[]; replicas: Map<PodReport, ReplicaSummary> } {
+  const groups = new Map<string, { first: PodReport; index: number; owner: string }>();
+  const counts = new Map<PodReport, number>();
+  const shown: PodReport[] = [];
+  reports.forEach((r, i) => {
+    const ref = pods[i]?.pod.metadata.ownerReferences?.find((o) => o.controller);
+    if (!ref) {
+      shown.push(r);
+      return;
+    }
+    const owner = `${ref.kind} ${ref.name}`;
+    const key = signature(r, `${r.namespace}/${ref.uid ?? owner}`);
+    const g = groups.get(key);
+    if (g) counts.set(g.first, (counts.get(g.first) ?? 1) + 1);
+    else {
+      groups.set(key, { first: r, index: i, owner });
+      shown.push(r);
+    }
+  });
+  const replicas = new Map<PodReport, ReplicaSummary>();
+  for (const g of groups.values()) {
+    const count = counts.get(g.first) ?? 1;
+    if (count < 2) continue;
+    replicas.set(g.first, { count, owner: g.owner, capacity: scaleUpCapacity(a, pods[g.index], g.first, count) });
+  }
+  return { shown, replicas };
+}
+
+/**
+ * CA's binpacking estimator, reduced to one pod shape: pods per template node (its allocatable less the DaemonSet and
+ * mirror pods CA puts on it), times the nodes the group may still add (max size − target size).
+ * CA: estimator/binpacking_estimator.go Estimate, capped in core/scaleup/orchestrator (max node group size).
+ */
+function scaleUpCapacity(a: Analysis, p: PodAnalysis | undefined, r: PodReport, count: number): string | undefined {
+  if (!p || r.verdict !== 'scale-up') return undefined;
+  const chosen = r.nodeGroups.find((g) => g.expanderChoice) ?? r.nodeGroups.find((g) => g.fits);
+  const group = chosen && a.nodeGroups.find((g) => g.name === chosen.name);
+  if (!chosen || !group) return undefined;
+  const template = a.template(group);
+  if (!template.node) return undefined;
+  const free: Resources = { ...parseResourceList(template.node.status?.allocatable) };
+  const used = sumResources(template.pods.map((tp) => podRequests(tp)));
+  for (const [k, v] of Object.entries(used)) free[k] = (free[k] ?? 0) - v;
+  free.pods = (free.pods ?? 110) - template.pods.length;
+  const needs: Resources = { ...p.requests, pods: 1 };
+  let perNode = Number.POSITIVE_INFINITY;
+  for (const [k, v] of Object.entries(needs)) if (v > 0) perNode = Math.min(perNode, Math.floor(Math.max(0, free[k] ?? 0) / v));
+  if (!Number.isFinite(perNode) || perNode < 1) return undefined;
+  let room = Math.max(0, chosen.maxSize - chosen.targetSize);
+  // --max-nodes-total caps every scale-up too (CA: core/scaleup/resource/manager.go, the cluster-wide node limit)
+  const total = a.ca.flags.maxNodesTotal.value;
+  const cappedByTotal = total > 0 && total - a.raw.nodes.length < room;
+  if (cappedByTotal) room = Math.max(0, total - a.raw.nodes.length);
+  const placed = Math.min(count, perNode * room);
+  const node = template.instanceType ? `new ${template.instanceType} node` : 'new node';
+  const limit = cappedByTotal ? `--max-nodes-total=${total} with ${a.raw.nodes.length} nodes` : `max ${chosen.maxSize}, target ${chosen.targetSize}`;
+  const head = `CA's estimator packs ${perNode} of them per ${node} of ${chosen.name}, which has room for ${room} more node(s) (${limit})`;
+  if (placed >= count) return `${head}: this scale-up can place all ${count}`;
+  const others = r.nodeGroups.filter((g) => g.fits && g !== chosen).map((g) => g.name);
+  const rest = cappedByTotal
+    ? `they stay Pending until --max-nodes-total (${total}) is raised`
+    : others.length
+      ? `CA's next loops can scale up ${others.join(', ')} for them`
+      : `they stay Pending ("max node group size reached") until ${chosen.name}'s max size is raised or another node group fits them`;
+  return `${head}: this scale-up places ${placed} of the ${count}; for the other ${count - placed}, ${rest}`;
+}

@@ -1,0 +1,91 @@
+// Issue 15: the reports at an 80-column terminal (tmux), as a person on a laptop split screen sees them.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, DEMO_NOW, ROOT } from './run.js';
+
+const tmux = ['/usr/bin/tmux', '/bin/tmux'].find((p) => existsSync(p));
+const sessions: string[] = [];
+// a tmux server of its own: sessions of other test files ending (and their server with them) never race with these
+const SOCKET = ['-L', `casdoctor-narrow-${process.pid}`];
+
+// one idle session keeps this server up between tests: a server whose last session ends exits, racing the next test
+beforeAll(() => {
+  if (tmux) execFileSync(tmux, [...SOCKET, 'new-session', '-d', '-s', 'keep', 'sleep 600']);
+});
+afterEach(() => {
+  for (const s of sessions.splice(0)) spawnSync(tmux!, [...SOCKET, 'kill-session', '-t', s]);
+});
+afterAll(() => {
+  if (tmux) spawnSync(tmux, [...SOCKET, 'kill-server']);
+});
+
+/** Runs a command in an 80x50 tmux pane and returns the whole scrollback, lines the terminal wrapped joined again. */
+async function at80(args: string): Promise<string> {
+  const name = `casdoctor-narrow-${process.pid}-${sessions.length}`;
+  sessions.push(name);
+  execFileSync(tmux!, [...SOCKET, 'new-session', '-d', '-s', name, '-x', '80', '-y', '50', `cd ${ROOT} && NO_COLOR=1 node bin/casdoctor.js ${args}; echo "EXIT=$?"; sleep 30`]);
+  execFileSync(tmux!, [...SOCKET, 'set-option', '-t', name, 'history-limit', '20000']);
+  const end = Date.now() + 20_000;
+  for (;;) {
+    // -J joins the lines the terminal wrapped: a line longer than 80 here is one that spilled past the edge
+    const text = execFileSync(tmux!, [...SOCKET, 'capture-pane', '-t', name, '-p', '-J', '-S', '-20000'], { encoding: 'utf8' });
+    if (/EXIT=\d/.test(text)) return text;
+    if (Date.now() > end) throw new Error(`timed out; screen:\n${text}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Lines wider than the terminal, other than one unbreakable word (a URL) and commands to copy, kept on one line. */
+const spilled = (screen: string) =>
+  screen.split('\n').filter((l) => [...l].length > 80 && l.trim().includes(' ') && !/^\s*(aws|kubectl|casdoctor) /.test(l));
+
+const demo = `--from ${DEMO} --now ${DEMO_NOW}`;
+
+describe.skipIf(!tmux)('at an 80-column terminal (tmux; skipped where tmux is not installed)', () => {
+  it('the scale-down table and report fit, and no node or pod name is cut', async () => {
+    const screen = await at80(`scale-down-blockers ${demo}`);
+    expect(screen).toContain('EXIT=0');
+    expect(spilled(screen)).toEqual([]);
+    expect(screen).toMatch(/^ {2}NODE +GROUP +UTIL +VERDICT +CA REASON$/m);
+    expect(screen).toContain('ScaleDownDisabledAnnotation');
+    expect(screen).toContain('blocking pods: no room: frontend-ndxrt2l4f-2mbtq');
+    expect(screen).not.toContain('…');
+  });
+
+  it('the node-group table of a pod fits, and taints and tag keys stay whole', async () => {
+    const screen = await at80(`why-pending payments/ledger-db-0 ${demo}`);
+    expect(screen).toContain('EXIT=1');
+    expect(spilled(screen)).toEqual([]);
+    expect(screen).toContain('dedicated=databases:NoSchedule');
+    expect(screen).toContain('"k8s.io/cluster-autoscaler/demo"');
+    expect(screen).toMatch(/^ {2}demo-databases +1\/1\/5 +r5\.2xlarge +node +no$/m);
+    expect(screen).not.toMatch(/NoSched…|cluster-autoscaler\/…/);
+    // a fix's command is copied whole: never split across lines
+    expect(screen).toContain('        kubectl auth can-i list volumeattachments.storage.k8s.io --as=system:serviceaccount:kube-system:cluster-autoscaler');
+  });
+
+  it('explain renders the page for the terminal: no Markdown marks, prose wrapped to 80, commands kept whole', async () => {
+    const screen = await at80('explain pod-untolerated-taint');
+    expect(screen).toContain('EXIT=0');
+    expect(screen).toMatch(/^POD-UNTOLERATED-TAINT$/m);
+    expect(screen).toMatch(/^What it means$/m);
+    expect(screen).not.toMatch(/^#|\*\*|```/m);
+    expect(spilled(screen).filter((l) => !l.startsWith('    '))).toEqual([]);
+    expect(screen).toContain('    aws autoscaling delete-tags --tags ResourceId=demo-databases,ResourceType=auto-scaling-group,Key=k8s.io/cluster-autoscaler/node-template/taint/dedicated');
+  });
+
+  it('asg-audit and the overview fit too', async () => {
+    for (const args of [`asg-audit ${demo}`, `${demo} --yes`]) {
+      const screen = await at80(args);
+      expect(screen).toMatch(/EXIT=1/);
+      expect(spilled(screen)).toEqual([]);
+    }
+  });
+
+  it('checks puts each summary under its check, not from column 73', async () => {
+    const screen = await at80('checks');
+    expect(spilled(screen)).toEqual([]);
+    expect(screen).toMatch(/^ {2}pod-untolerated-taint +error +why-pending.*\n {6}summary: /m);
+  });
+});

@@ -1,0 +1,72 @@
+// Issue 15: the README a newcomer reads runs as written, its numbers are the tool's, and its links lead somewhere.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, ROOT } from './run.js';
+
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const PAGES = ['README.md', 'docs/why-pending.md', 'docs/asg-audit.md', 'docs/scale-down-blockers.md', 'docs/offline.md', 'docs/ca-record.md', 'docs/trust.md'];
+
+/** The casdoctor command lines of the README's ```sh blocks, comments cut. */
+function readmeCommands(): string[][] {
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l.startsWith('casdoctor ') || l === 'casdoctor')
+    .map((l) => l.split(/\s+/).slice(1));
+}
+
+describe('the README', () => {
+  it('reads in ten minutes: a short page, the detail in docs/ pages it links', () => {
+    expect(readme.split('\n').length).toBeLessThan(320);
+    for (const page of PAGES.slice(1)) expect(readme).toContain(`](${page})`);
+  });
+
+  it('its commands on the bundled demo run as written (no usage error), and need no network', () => {
+    const offline = readmeCommands().filter((a) => a.includes('--from') || a[0] === 'explain');
+    expect(offline.length).toBeGreaterThanOrEqual(5);
+    for (const args of offline) {
+      const r = cli(args);
+      expect([0, 1], `casdoctor ${args.join(' ')}\n${r.stderr}`).toContain(r.code);
+    }
+  });
+
+  it('its live examples are valid command lines (each parses: --help after them exits 0)', () => {
+    for (const args of readmeCommands().filter((a) => !a.includes('--from'))) {
+      const r = cli([...args, '--help']);
+      expect(r.code, `casdoctor ${args.join(' ')} --help\n${r.stderr}`).toBe(0);
+    }
+  });
+
+  it('says what npm run demo runs', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const demo = pkg.scripts.demo.replace(/^.*node bin\/casdoctor /, 'casdoctor ');
+    expect(readme).toContain(`\`${demo}\``);
+  });
+
+  it('links only to files that exist, from the README and the docs pages it links', () => {
+    for (const page of PAGES) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^https?:/.test(target)) continue;
+        expect(existsSync(join(ROOT, dirname(page), target)), `${page} links to ${target}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('docs/why-pending.md', () => {
+  it("shows the demo's output as the tool prints it today (e.g. demo-databases 1/1/5)", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'why-pending.md'), 'utf8');
+    const m = /From the demo \(`casdoctor ([^`]+)`[^\n]*\n\n```text\n([\s\S]*?)```/.exec(doc)!;
+    const out = cli(m[1].split(' ')).stdout.split('\n');
+    let at = 0;
+    for (const line of m[2].trimEnd().split('\n')) {
+      const found = out.indexOf(line, at);
+      expect(found, `not in the output (in order): ${line}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+    expect(m[2]).toContain('demo-databases   1/1/5');
+  });
+});

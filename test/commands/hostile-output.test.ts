@@ -10,6 +10,8 @@ import { SPINNER_MIN_COLUMNS, wantsSpinner } from '../../src/commands/common.js'
 import { cli, DEMO, DEMO_NOW, ROOT } from './run.js';
 
 /** Everything a terminal acts on: OSC 52 (clipboard), CSI 2J (clear), CR (overwrite), C1 CSI, bidi override. */
+// as on a user's terminal: CI=true (set when CI runs this suite) makes ora print one static frame instead of spinning
+const USER_TERMINAL_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CI'));
 const TERMINAL_HOSTILE = '\u001b]52;c;ZXZpbA==\u0007\u001b[2J\rOK \u009b31m\u202eevil';
 /** An OSC 8 hyperlink whose target the reader never sees. */
 const HIDDEN_LINK = 'cache\u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007';
@@ -300,7 +302,7 @@ describe('the spinner', () => {
       const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
         encoding: 'utf8',
         timeout: 20_000,
-        env: { ...process.env, NO_COLOR: '1' },
+        env: { ...USER_TERMINAL_ENV, NO_COLOR: '1' },
       });
       expect(r.signal, 'the run hung (or flooded the pty) and was killed').toBeNull();
       expect(r.status).toBe(1);
@@ -315,7 +317,7 @@ describe('the spinner', () => {
   it.skipIf(!hasScript)('is still drawn on a pty of 80 columns for the readable report', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'casdoctor-pty-')), 'out');
     const cmd = `stty cols 80; ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'casdoctor.js'))} why-pending --all --from ${JSON.stringify(DEMO)} --now ${DEMO_NOW} > ${JSON.stringify(out)}`;
-    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', timeout: 20_000, env: USER_TERMINAL_ENV });
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] gathering/);
   });

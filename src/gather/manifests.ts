@@ -21,25 +21,6 @@ import { malformedYaml } from './yaml-file.js';
 /** The label used for objects read from stdin (`-f -`). */
 export const STDIN_LABEL = '<stdin>';
 
-/** Kinds preflight reads; everything else is counted and ignored. */
-export const MANIFEST_KINDS = new Set([
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'ReplicaSet',
-  'ReplicationController',
-  'Job',
-  'CronJob',
-  'Pod',
-  'PodDisruptionBudget',
-  'PersistentVolumeClaim',
-  // static provisioning: a claim pre-bound (volumeName) to a PV in the same manifests is bound once applied
-  'PersistentVolume',
-  'StorageClass',
-  'PriorityClass',
-  'HorizontalPodAutoscaler',
-]);
-
 /** Kinds that make pods: preflight checks nothing without one. */
 export const WORKLOAD_KINDS = new Set([
   'Deployment',
@@ -50,6 +31,18 @@ export const WORKLOAD_KINDS = new Set([
   'Job',
   'CronJob',
   'Pod',
+]);
+
+/** Kinds preflight reads; everything else is counted and ignored. */
+export const MANIFEST_KINDS = new Set([
+  ...WORKLOAD_KINDS,
+  'PodDisruptionBudget',
+  'PersistentVolumeClaim',
+  // static provisioning: a claim pre-bound (volumeName) to a PV in the same manifests is bound once applied
+  'PersistentVolume',
+  'StorageClass',
+  'PriorityClass',
+  'HorizontalPodAutoscaler',
 ]);
 
 /** Custom resources well-known operators turn into pods (kept so a PDB for those pods is not "matches nothing"). */

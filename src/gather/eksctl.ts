@@ -2,6 +2,7 @@
 // eks:DescribeNodegroup would tell CA, and what real nodes of each group carry.
 // eksctl: pkg/apis/eksctl.io/v1alpha5 (types.go, defaults.go); docs "Auto Scaling" (propagateASGTags, scaling from 0).
 import { InputError } from '../model/errors.js';
+import { shellCommand } from '../model/shell.js';
 import type { Taint } from '../model/k8s.js';
 import type {
   DeclaredNodeGroup,
@@ -267,7 +268,7 @@ function nodeGroupFrom(ng: Obj, c: GroupContext): DeclaredNodeGroup {
       const version = launchTemplate.version !== undefined ? ` version ${String(launchTemplate.version)}` : '';
       unresolved = {
         missing: `the instance type of launch template ${id}${version}, which the file does not hold`,
-        supply: `run preflight with --live, or --from a dump holding \`aws ec2 describe-launch-template-versions --launch-template-id ${id}\`, or list the type in instanceTypes`,
+        supply: `run preflight with --live, or --from a dump holding \`${shellCommand(['aws', 'ec2', 'describe-launch-template-versions', launchTemplate.id !== undefined ? '--launch-template-id' : '--launch-template-name', id])}\`, or list the type in instanceTypes`,
       };
     } else {
       instanceTypes = [DEFAULT_INSTANCE_TYPE];

@@ -1,5 +1,6 @@
 // `casdoctor snapshot`: writes a RawInputs as the standard dumps `--from` reads back (one `kubectl get -A -o json` List
 // per kind, one `aws ... --output json` document per output), after removing everything secret, optionally redacted.
+import { scrubUrlCredentials } from '../simulate/scrub-args.js';
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -222,7 +223,6 @@ const SECRET_VALUE_PATTERNS: ReadonlyArray<[RegExp, string | ((...m: string[]) =
   [/\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, '[redacted token]'],
   // Slack tokens (xoxb-, xoxp-, xoxa-, xoxo-, xoxs-, xoxr-)
   [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, '[redacted token]'],
-  [/\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*):([^\s@/]+)@/gi, (_m, scheme, user) => `${scheme}${user}:[redacted]@`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, (_m, scheme) => `${scheme} [redacted]`],
   [
     /((?:password|passwd|secret|token|api[-_]?key|access[-_]?key|secret[-_]?key)["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)/gi,
@@ -241,7 +241,7 @@ const SECRET_VALUE_PATTERNS: ReadonlyArray<[RegExp, string | ((...m: string[]) =
 ];
 
 function scrubString(s: string): string {
-  let out = s;
+  let out = scrubUrlCredentials(s);
   for (const [re, to] of SECRET_VALUE_PATTERNS) out = out.replace(re, to as never);
   return out;
 }

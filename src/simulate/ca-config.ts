@@ -554,7 +554,8 @@ function parseGoIntFlag(s: string): number | undefined {
   return m[1] === '-' ? -n : n;
 }
 
-function parseGoBool(s: string): boolean | undefined {
+/** Go's strconv.ParseBool: undefined for anything else. */
+export function parseGoBool(s: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
   return undefined;

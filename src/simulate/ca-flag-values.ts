@@ -1,6 +1,6 @@
 // Raw values of CA flags that CaFlags does not type (yet), read from the Deployment's args plus --ca-args overrides.
 import type { CaConfig } from '../model/ca-config.js';
-import { parseCaArgs } from './ca-config.js';
+import { parseCaArgs, parseGoBool } from './ca-config.js';
 
 const parsedCache = new WeakMap<CaConfig, Record<string, string[]>>();
 
@@ -27,9 +27,7 @@ export function caFlagString(ca: CaConfig, name: string, def: string): string {
 export function caFlagBool(ca: CaConfig, name: string, def: boolean): boolean {
   const v = values(ca)[name]?.at(-1);
   if (v === undefined) return def;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  return def;
+  return parseGoBool(v) ?? def;
 }
 
 export function caFlagNumber(ca: CaConfig, name: string, def: number): number {

@@ -87,6 +87,9 @@ export function caPodsHealth(ca: CaConfig, deployments: Deployment[], pods: Pod[
     (d) => d.metadata.namespace === ca.deployment?.namespace && d.metadata.name === ca.deployment?.name,
   );
   if (!ca.found || !dep) return { deploymentFound: false, pods: [], statusKnown: false };
+  // without a selector (a dump that dropped it) CA's pods cannot be told apart: unknown, never "no pod"
+  const sel = dep.spec?.selector;
+  if (!sel || (!sel.matchLabels && !sel.matchExpressions)) return { deploymentFound: false, pods: [], statusKnown: false };
   const caPods = caPodsOf(dep, pods);
   const out: CaPodHealth[] = caPods.map((p) => {
     const statuses = (p.status?.containerStatuses ?? []) as RawContainerStatus[];

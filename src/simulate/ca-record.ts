@@ -1,7 +1,8 @@
 // CA's own record next to casdoctor's reasoning: its /metrics, its /snapshotz, and what its log said per pod × group
 // and per node. Pure: the texts were fetched (bounded) by src/gather and the log parsed by src/simulate/ca-log.
 import type { CaLogNodeRecord, CaLogPredicateFailure, CaLogSummary } from '../model/ca-log.js';
-import type { Node, Pod, Taint } from '../model/k8s.js';
+import type { Node, Pod } from '../model/k8s.js';
+import { formatTaint } from './asg-audit.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // /metrics (Prometheus text exposition, namespace cluster_autoscaler; CA: metrics/metrics.go)
@@ -177,10 +178,6 @@ export interface TemplateDifference {
   casdoctor?: string;
 }
 
-function taintKey(t: Taint): string {
-  return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
-}
-
 /** Where CA's real template differs from casdoctor's, field by field; quantities compared by value. */
 export function diffTemplates(
   ca: Node,
@@ -195,8 +192,8 @@ export function diffTemplates(
     if (caLabels[k] !== ourLabels[k])
       out.push({ field: 'label', key: k, ...(k in caLabels ? { ca: caLabels[k] } : {}), ...(k in ourLabels ? { casdoctor: ourLabels[k] } : {}) });
   }
-  const caTaints = new Set((ca.spec?.taints ?? []).map(taintKey));
-  const ourTaints = new Set((ours.spec?.taints ?? []).map(taintKey));
+  const caTaints = new Set((ca.spec?.taints ?? []).map(formatTaint));
+  const ourTaints = new Set((ours.spec?.taints ?? []).map(formatTaint));
   for (const t of [...caTaints].filter((t) => !ourTaints.has(t)).sort()) out.push({ field: 'taint', key: t, ca: 'present', casdoctor: 'absent' });
   for (const t of [...ourTaints].filter((t) => !caTaints.has(t)).sort()) out.push({ field: 'taint', key: t, ca: 'absent', casdoctor: 'present' });
   for (const field of ['allocatable', 'capacity'] as const) {

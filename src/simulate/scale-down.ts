@@ -6,6 +6,7 @@
  * (timers, NodeGroupMinSizeReached, MinimalResourceLimitExceeded) and the cooldowns.
  * Pure: derived from one Analysis, cached per Analysis.
  */
+import { parseGoBool } from './ca-config.js';
 import { caCrdList } from '../model/ca-crds.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
 import type { CaConfig } from '../model/ca-config.js';
@@ -151,12 +152,6 @@ export function analyzeScaleDown(a: Analysis): ScaleDownAnalysis {
 // ---------------------------------------------------------------------------------------------------------------
 // configuration
 
-/** Go's strconv.ParseBool. */
-function parseGoBool(s: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
-  return undefined;
-}
 
 /** The per-ASG overrides CA's AWS provider reads (aws_manager.go GetAsgOptions; only these five keys). */
 export function groupScaleDownOptions(group: NodeGroup | undefined, ca: CaConfig): GroupScaleDownOptions {

@@ -1,7 +1,8 @@
 // `casdoctor` with no subcommand: a one-screen overview of autoscaling health, then (at a terminal) a menu of next steps.
 import { CHECKS } from '../checks/index.js';
 import { runChecks } from '../checks/lib/engine.js';
-import { caHealthFrom } from '../model/ca-health.js';
+import { CA_HEALTH_CHECKS, caHealthFrom } from '../model/ca-health.js';
+import { shellCommand } from '../model/shell.js';
 import { formatDurationShort } from '../model/duration.js';
 import type { Finding } from '../model/findings.js';
 import { safeText as t } from '../report/sanitize.js';
@@ -70,11 +71,13 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   // is CA running at all: its pod, its log, its metrics (the CA-health checks), first in the overview too
   const healthRun = runChecks(CHECKS, a, 'why-pending');
   const health = caHealthFrom(healthRun.findings);
-  const unread = healthRun.skipped.filter((x) => x.checkId === 'ca-loop-stalled' || x.checkId === 'ca-loop-failing');
+  // a health check that could not run is named, never counted as "no problem"
+  const healthIds = new Set<string>(CA_HEALTH_CHECKS);
+  const unread = healthRun.skipped.filter((x) => healthIds.has(x.checkId));
   if (health.findings.length === 0)
     caLines.push(
       unread.length
-        ? `CA health: no problem found in its pod; its log was not read (${unread[0].detail})`
+        ? `CA health: no problem found; not evaluated: ${unread.map((x) => `${x.checkId} (${x.detail})`).join('; ')}`
         : 'CA health: no problem found in its pod, log or metrics',
     );
   else {
@@ -145,10 +148,6 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
 }
 
 /** Quotes a word for a POSIX shell when it needs it. */
-function shellWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The flags that choose what a command reads, as given to this run: appended to the suggested next commands. */
 export function sameInputFlags(o: GlobalOptions): string {
   const flags: string[] = [];
@@ -159,7 +158,7 @@ export function sameInputFlags(o: GlobalOptions): string {
   if (o.region) flags.push('--region', o.region);
   if (o.now) flags.push('--now', o.now);
   if (o.caArgs) flags.push('--ca-args', o.caArgs);
-  return flags.length ? ` ${t(flags.map(shellWord).join(' '))}` : '';
+  return flags.length ? ` ${t(shellCommand(flags))}` : '';
 }
 
 const MENU = [

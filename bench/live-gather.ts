@@ -1,11 +1,12 @@
 // One live gathering by the built casdoctor (dist/), as its own process so the bench can time it and read its peak RSS:
 // every Kubernetes kind and the AWS calls, against the loopback servers the bench started. Prints object counts.
-// Usage: node bench/out/build/bench/live-gather.js <kubeconfig> <aws-endpoint>
+// Usage: node bench/out/build/bench/live-gather.js <kubeconfig> <aws-endpoint> [all|read|why-pending]
+// (fields: what is kept of each listed object; default all, whole objects)
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './generate.js';
 
-const [kubeconfig, awsEndpoint] = process.argv.slice(2);
+const [kubeconfig, awsEndpoint, fields] = process.argv.slice(2) as [string, string, 'all' | 'read' | 'why-pending' | undefined];
 const { gatherLive } = (await import(pathToFileURL(join(ROOT, 'dist', 'gather', 'live.js')).href)) as typeof import(
   '../src/gather/live.js'
 );
@@ -15,6 +16,7 @@ const got = await gatherLive({
   requestTimeoutMs: 300_000,
   awsEndpoint,
   awsCredentials: { accessKeyId: 'AKIDCASDOCTORBENCH', secretAccessKey: 'casdoctor-bench-secret' },
+  ...(fields ? { fields } : {}),
 });
 const counts = Object.fromEntries(
   Object.entries(got)

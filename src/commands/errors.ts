@@ -23,6 +23,12 @@ export function handleError(e: unknown, debug: boolean, stderr: (s: string) => v
   if (e instanceof Error && e.name === 'EnvironmentError') {
     const hint = (e as Error & { hint?: string }).hint;
     stderr(`error: ${safe(e.message)}\n${hint ? `hint: ${safe(hint)}\n` : ''}`);
+    // the problem that stopped the run first, then what else the same run found (AWS after Kubernetes)
+    for (const more of (e as Error & { also?: unknown }).also instanceof Array ? (e as Error & { also: unknown[] }).also : []) {
+      if (!(more instanceof Error)) continue;
+      const h = (more as Error & { hint?: string }).hint;
+      stderr(`also: ${safe(more.message)}\n${h ? `hint: ${safe(h)}\n` : ''}`);
+    }
     if (debug && e.stack) stderr(`${safeLines(e.stack, Number.POSITIVE_INFINITY)}\n`);
     return EXIT.usage;
   }

@@ -51,12 +51,13 @@ function isObj(v: unknown): v is Obj {
 /** Parses a ClusterConfig; anything eksctl itself would reject as malformed is an InputError naming file and line. */
 export function parseEksctlConfig(text: string, file: string): DeclaredNodeGroups {
   // logLevel error: the yaml library's process warnings ("Keys with collection values ...") never leak
-  const { doc, lineOf } = parseYamlFile(text, file, {
-    uniqueKeys: false,
-    version: '1.1',
-    merge: true,
-    logLevel: 'error',
-  });
+  // duplicate keys are refused, as eksctl's strict decoding does (sigs.k8s.io/yaml UnmarshalStrict)
+  const { doc, lineOf } = parseYamlFile(
+    text,
+    file,
+    { uniqueKeys: true, version: '1.1', merge: true, logLevel: 'error' },
+    { flag: '--eksctl', kind: 'ClusterConfig' },
+  );
   const cfg = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
   if (!isObj(cfg) || cfg.kind !== 'ClusterConfig' || !String(cfg.apiVersion ?? '').startsWith('eksctl.io/')) {
     throw new InputError(

@@ -4,6 +4,8 @@
  */
 export class EnvironmentError extends Error {
   override name = 'EnvironmentError';
+  /** Further problems of the same run, printed after this one (an AWS problem after the Kubernetes one). */
+  readonly also: EnvironmentError[] = [];
   constructor(
     message: string,
     readonly hint: string,

@@ -4,6 +4,7 @@
 import { isCollection, isMap, isPair, isSeq, LineCounter, parseAllDocuments, visit } from 'yaml';
 import { InputError } from '../model/errors.js';
 import type { Deployment, KubeObject } from '../model/k8s.js';
+import { isEC2NodeClass, isNodePool, karpenterLegacyProblem } from '../model/karpenter-crds.js';
 import type { LocatedObject, ManifestSet } from '../model/preflight.js';
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
 import {
@@ -16,7 +17,7 @@ import {
   tooDeep,
   WarningCounter,
 } from './input-files.js';
-import { malformedYaml } from './yaml-file.js';
+import { malformedYaml, unresolvedAlias } from './yaml-file.js';
 
 /** The label used for objects read from stdin (`-f -`). */
 export const STDIN_LABEL = '<stdin>';
@@ -44,6 +45,9 @@ export const MANIFEST_KINDS = new Set([
   'PriorityClass',
   'HorizontalPodAutoscaler',
 ]);
+
+/** Karpenter's kinds preflight reads beside the workloads (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass). */
+export const KARPENTER_MANIFEST_KINDS = new Set(['NodePool', 'EC2NodeClass']);
 
 /** Custom resources well-known operators turn into pods (kept so a PDB for those pods is not "matches nothing"). */
 export const OPERATOR_RESOURCE_KINDS: Record<string, string[]> = {
@@ -95,7 +99,7 @@ export function requireWorkloads(set: ManifestSet, paths: readonly string[]): vo
   );
 }
 
-const CLUSTER_SCOPED = new Set(['StorageClass', 'PriorityClass', 'PersistentVolume']);
+const CLUSTER_SCOPED = new Set(['StorageClass', 'PriorityClass', 'PersistentVolume', ...KARPENTER_MANIFEST_KINDS]);
 const LOADABLE_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
 export interface ReadManifestsOptions {
@@ -278,7 +282,15 @@ function addObject(out: ParsedManifests, item: unknown, location: { file: string
     out.warnings.push(`${where}: an object without kind; ignored`);
     return;
   }
-  if (!MANIFEST_KINDS.has(kind) && !isOperatorResource(item)) {
+  // Karpenter's kinds: v1 only, recognised as the offline loader recognises them (model/karpenter-crds.ts)
+  const legacy = karpenterLegacyProblem(kind, item.apiVersion);
+  if (legacy) {
+    out.warnings.push(`${where}: ${legacy}; ignored`);
+    out.ignoredKinds[kind] = (out.ignoredKinds[kind] ?? 0) + 1;
+    return;
+  }
+  const karpenter = KARPENTER_MANIFEST_KINDS.has(kind) && /^karpenter\.(sh|k8s\.aws)\//.test(String(item.apiVersion ?? ''));
+  if (!MANIFEST_KINDS.has(kind) && !isOperatorResource(item) && !karpenter) {
     if (kind === 'ClusterConfig' && String(item.apiVersion ?? '').startsWith('eksctl.io/')) {
       out.warnings.push(
         `${where}: an eksctl ClusterConfig among the manifests; pass it with --eksctl to use its node groups`,
@@ -303,6 +315,12 @@ function addObject(out: ParsedManifests, item: unknown, location: { file: string
       out.warnings.push(`${where}: ${kind} without metadata.name; ignored`);
       return;
     }
+  }
+  if (karpenter && !(kind === 'NodePool' ? isNodePool(item) : isEC2NodeClass(item))) {
+    out.warnings.push(
+      `${where}: a ${kind} without the spec Karpenter requires (a NodePool needs spec.template.spec.requirements and nodeClassRef); ignored`,
+    );
+    return;
   }
   checkStringMaps(out, item, where);
   out.objects.push({ object: item as KubeObject, location });
@@ -351,7 +369,8 @@ function parseYaml(text: string, file: string, warnings: string[]): RawDoc[] {
   // logLevel error: the yaml library's own process warnings never leak, casdoctor words them with file:line
   const docs = parseAllDocuments(text, {
     lineCounter,
-    uniqueKeys: false,
+    // a duplicate key is an error, as `kubectl kustomize` (kyaml) and the API server's strict decoding make it
+    uniqueKeys: true,
     version: '1.1',
     merge: true,
     logLevel: 'error',
@@ -359,7 +378,7 @@ function parseYaml(text: string, file: string, warnings: string[]): RawDoc[] {
   const out: RawDoc[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];
-    if (err) throw malformedYaml(err, file);
+    if (err) throw malformedYaml(err, file, text);
     const contents = d.contents;
     if (!contents) continue;
     visit(d, {
@@ -377,7 +396,7 @@ function parseYaml(text: string, file: string, warnings: string[]): RawDoc[] {
       value = d.toJS({ maxAliasCount: MAX_YAML_ALIASES });
     } catch (e) {
       if (isAliasBomb(e)) throw aliasBomb(file);
-      throw e;
+      throw unresolvedAlias(e, file, lineCounter.linePos(contents.range?.[0] ?? 0).line) ?? e;
     }
     if (value === null || value === undefined) continue;
     const lineOf = (offset: number) => lineCounter.linePos(offset).line;

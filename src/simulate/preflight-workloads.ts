@@ -11,6 +11,7 @@ import type {
   Toleration,
 } from '../model/k8s.js';
 import type { LocatedObject } from '../model/preflight.js';
+import { isValidQuantity } from '../model/quantity.js';
 
 export const WORKLOAD_KINDS = [
   'Deployment',
@@ -60,6 +61,51 @@ function isObj(v: unknown): v is Obj {
 
 export function isWorkloadKind(kind: string | undefined): kind is WorkloadKind {
   return (WORKLOAD_KINDS as readonly string[]).includes(kind ?? '');
+}
+
+/** Where a workload kind keeps its pod spec, as a field path prefix. */
+export function podSpecPath(kind: string | undefined): string {
+  return kind === 'Pod' ? 'spec' : kind === 'CronJob' ? 'spec.jobTemplate.spec.template.spec' : 'spec.template.spec';
+}
+
+export interface InvalidQuantity {
+  /** The full field path, e.g. spec.template.spec.containers[app].resources.requests.memory. */
+  field: string;
+  value: unknown;
+}
+
+/**
+ * The first resource quantity of a workload's pod template the API server would refuse (`memory: 1.5.3Gi`), in
+ * requests, limits, pod-level resources or overhead; undefined when all parse (model/quantity.ts, ParseQuantity's rules).
+ */
+export function invalidQuantityOf(o: KubeObject): InvalidQuantity | undefined {
+  const t = podTemplateOf(o);
+  if (!t) return undefined;
+  const base = podSpecPath(o.kind);
+  const check = (m: unknown, field: string): InvalidQuantity | undefined => {
+    if (!isObj(m)) return undefined;
+    for (const [name, q] of Object.entries(m)) {
+      if ((typeof q !== 'string' && typeof q !== 'number') || !isValidQuantity(q)) return { field: `${field}.${name}`, value: q };
+    }
+    return undefined;
+  };
+  const spec = t.spec as unknown as Obj;
+  for (const list of ['initContainers', 'containers'] as const) {
+    const cs = spec[list];
+    if (!Array.isArray(cs)) continue;
+    for (const c of cs) {
+      if (!isObj(c) || !isObj(c.resources)) continue;
+      const at = `${base}.${list}[${typeof c.name === 'string' ? c.name : cs.indexOf(c)}].resources`;
+      const bad = check(c.resources.requests, `${at}.requests`) ?? check(c.resources.limits, `${at}.limits`);
+      if (bad) return bad;
+    }
+  }
+  const podLevel = isObj(spec.resources) ? spec.resources : undefined;
+  return (
+    check(podLevel?.requests, `${base}.resources.requests`) ??
+    check(podLevel?.limits, `${base}.resources.limits`) ??
+    check(spec.overhead, `${base}.overhead`)
+  );
 }
 
 /** The pod template of a workload object: spec.template, spec.jobTemplate.spec.template, or the Pod itself. */

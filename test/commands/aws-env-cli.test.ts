@@ -40,9 +40,9 @@ describe('AWS environment errors name the real problem', () => {
       AWS_CONFIG_FILE: config,
       AWS_SHARED_CREDENTIALS_FILE: join(tmp, 'credentials'),
     });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: AWS profile "platfrom" is not defined in ${config} or ${join(tmp, 'credentials')}`);
-    expect(r.stderr).toContain('hint: aws configure list-profiles');
+    // Kubernetes is readable: the report comes with AWS as a gap (issue 15), not exit 2
+    expect(r.code).not.toBe(2);
+    expect(r.stderr).toContain(`AWS profile "platfrom" is not defined in ${config} or ${join(tmp, 'credentials')}; aws configure list-profiles`);
   });
 
   // the CLI path of a mistyped region needs a DNS lookup (ENOTFOUND), which tests never make: the name check is here

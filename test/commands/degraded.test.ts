@@ -1,6 +1,6 @@
 // Degraded access, end to end: a forbidden resource or a denied AWS action skips exactly the checks that need it (named
 // in the report), everything else still runs, --strict turns an incomplete report into exit 3; slow servers, dead
-// servers, missing contexts and expired AWS sessions end in exit 2 with the fix, through the real CLI.
+// servers and missing contexts end in exit 2 with the fix, an expired AWS session in a report with AWS as a gap.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,13 +154,13 @@ describe('why-pending with a denied AWS action', () => {
   it('bounds each AWS call by --request-timeout and names the endpoint that did not answer', async () => {
     const s = await servers({}, { delays: { DescribeAutoScalingGroups: 5_000 } });
     const t0 = Date.now();
-    const err = await whyPending(s, { requestTimeout: '300ms' }).catch((e) => e);
+    const run = await whyPending(s, { requestTimeout: '300ms' });
     expect(Date.now() - t0).toBeLessThan(4_000);
-    expect(err.name).toBe('EnvironmentError');
-    expect(err.message).toMatch(
-      new RegExp(`^autoscaling:DescribeAutoScalingGroups timed out waiting for ${s.aws.endpoint}: `),
+    // Kubernetes answered: the report comes with AWS as a timeout gap (issue 15, partial access)
+    expect(run.report.pods).toHaveLength(8);
+    expect(run.stderr).toMatch(
+      new RegExp(`^warning: timeout: AWS \\(region us-east-1\\) not read: autoscaling:DescribeAutoScalingGroups timed out waiting for ${s.aws.endpoint}: .*--request-timeout$`, 'm'),
     );
-    expect(err.hint).toContain('--request-timeout');
   });
 });
 
@@ -257,11 +257,11 @@ describe('environment errors through the real CLI (exit 2 with the fix)', () => 
       AWS_REGION: undefined,
       AWS_DEFAULT_REGION: undefined,
     });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
-      /^error: the AWS session has expired \(autoscaling:DescribeAutoScalingGroups: ExpiredToken: The security token included in the request is expired\)$/m,
+    // Kubernetes is readable: the report comes, AWS a gap naming the fix (issue 15, partial access)
+    expect(r.code).not.toBe(2);
+    expect(r.stderr).toContain(
+      'warning: unauthorized: AWS (region us-east-1) not read: the AWS session has expired (autoscaling:DescribeAutoScalingGroups: ExpiredToken: The security token included in the request is expired); aws sso login --profile platform (or refresh the session credentials)\n',
     );
-    expect(r.stderr).toContain('hint: aws sso login --profile platform (or refresh the session credentials)\n');
     expect(aws.requests.length).toBeGreaterThan(0);
   });
 });

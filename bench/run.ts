@@ -2,7 +2,7 @@
 // against the loopback Kubernetes and AWS servers, next to the floors (`node -e 0`, kubectl), then writes
 // docs/performance.md and bench/out/results.json. Not part of `npm test`.
 // Flags: --sizes small,medium,large  --runs 5  --medium-runs 3  --large-runs 3  --live-runs 3  --kubectl-runs 1
-//        --startup-runs 10  --ca-log-runs 3  --no-offline  --no-live  --no-profile  --no-ca-log  --no-write
+//        --startup-runs 10  --ca-log-runs 3  --no-offline  --no-live  --no-profile  --no-ca-log  --no-yaml  --no-write
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { startAwsServer } from '../test/servers/aws-server.js';
 import type { KubeApiServer } from '../test/servers/kube-apiserver.js';
 import { startKubeApiServer } from '../test/servers/kube-apiserver.js';
 import { CA_LOG_GENERATOR_VERSION } from './ca-log.js';
+import { yamlDumpBench, yamlDumpVerdict } from './yaml-dumps.js';
 import { type BenchSize, DUMP_TIME, GENERATOR_VERSION, manifestsPath, ROOT, SIZES } from './generate.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -39,6 +40,8 @@ const WRITE = !flag('no-write');
 const OFFLINE = !flag('no-offline');
 const CA_LOG = !flag('no-ca-log');
 const CA_LOG_RUNS = Number(value('ca-log-runs', '3'));
+// `kubectl get pods -A -o yaml` dumps of 20 and 90 MB against the same pods as JSON (bench/yaml-dumps.ts)
+const YAML_DUMPS = !flag('no-yaml');
 
 const OUT = join(ROOT, 'bench', 'out');
 const DUMPS = join(OUT, 'dumps');
@@ -789,6 +792,8 @@ async function main(): Promise<void> {
 
   const caLog = CA_LOG ? await caLogBench(CA_LOG_RUNS) : undefined;
   loads.push(os.loadavg()[0]);
+  const yamlDumps = YAML_DUMPS ? yamlDumpBench([20, 90]) : undefined;
+  loads.push(os.loadavg()[0]);
 
   const profiles: ProfileSummary[] = [];
   const largest = sizes.at(-1);
@@ -815,6 +820,7 @@ async function main(): Promise<void> {
   };
   const v = verdicts({ node, help }, offline, liveResult, sizes);
   if (caLog) v.push(caLogVerdict(caLog));
+  if (yamlDumps) v.push(yamlDumpVerdict(yamlDumps));
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (Date.now() - started) / 1000;
   const doc = render({ date, machine, sizes, startup: { node, help }, offline, liveResult, profiles, verdicts: v, commands, elapsedS, loads, caLog });
@@ -837,6 +843,7 @@ async function main(): Promise<void> {
         },
         profiles,
         caLog: caLog && { ...caLog, chunks: strip(caLog.chunks), readline: strip(caLog.readline) },
+        yamlDumps,
         verdicts: v,
       },
       null,

@@ -1,11 +1,13 @@
 // `node bench/out/build/bench/shapes.js`: times the offline commands on clusters that differ in one dimension at a time
 // (issue 18): where Pending pods come from (10 controllers, one ReplicaSet each, 3,000 replicas of one), how many node
-// groups (30 / 300 / 1,000) and how many nodes (500 / 5,000 / 15,000, 20 pods a node), each command in text and JSON,
+// groups (30 / 300 / 1,000) and how many nodes (500 / 5,000 / 15,000, 20 pods a node), all at once (15,000 nodes with
+// 1,000 groups), each command in text and JSON,
 // next to the JSON.parse floor of the same dump. Writes bench/out/shapes.json and the "Cluster shapes" section of
 // docs/performance.md (between its shape markers; bench/run.ts keeps that section). Not part of `npm test`.
 // Flags: --shapes base,distinct,...  --commands why-pending,asg-audit,scale-down-blockers (none: the floor only)
 //        --formats text,json
 //        --runs 3  --timeout 900 (seconds per process)  --cli <bin/casdoctor.js of another build>  --no-write  --list
+//        --render-only (rewrite the docs section from bench/out/shapes.json)
 // Build first: npm run build && npx tsc -p bench/tsconfig.json
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,8 @@ const SHAPES: readonly Shape[] = [
   { name: 'groups-1000', varies: '1,000 node groups', spec: 'nodes=5000,pods=100000,asgs=1000' },
   { name: 'nodes-500', varies: '500 nodes, 10k pods', spec: 'nodes=500,pods=10000,asgs=300' },
   { name: 'nodes-15000', varies: '15,000 nodes, 300k pods', spec: 'nodes=15000,pods=300000,asgs=300' },
+  // issue 18's largest target: every dimension at once
+  { name: 'max', varies: '15,000 nodes, 300k pods, 1,000 groups', spec: 'nodes=15000,pods=300000,asgs=1000' },
 ];
 
 const COMMAND_ARGS: Record<string, string[]> = {
@@ -224,6 +228,11 @@ async function main(): Promise<void> {
     return;
   }
   mkdirSync(OUT, { recursive: true });
+  if (flag('render-only')) {
+    // rewrite the docs section from bench/out/shapes.json (e.g. after editing shapes-notes.md), measuring nothing
+    write([], []);
+    return;
+  }
   const shapes = SHAPE_NAMES.map((n) => SHAPES.find((s) => s.name === n)).filter((s): s is Shape => s !== undefined);
   const rows: Row[] = [];
   const loads = [os.loadavg()[0]];

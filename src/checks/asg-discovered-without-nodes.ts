@@ -1,6 +1,7 @@
-import { auditedGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, listNames } from './lib/asg-audit.js';
+import { EVIDENCE_NAMES } from './lib/support.js';
 
 export default defineCheck({
   meta: {
@@ -11,6 +12,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'nodes'],
+    providers: ['aws'],
     messages: {
       unregistered:
         'ASG {group} is managed by CA ({via}) and runs {count} instance(s) ({instances}) that are not nodes of this cluster.',
@@ -23,7 +25,7 @@ export default defineCheck({
   run(ctx) {
     const a = ctx.analysis;
     const ours = a.clusterNames();
-    for (const g of auditedGroups(a)) {
+    for (const g of auditedAsgGroups(a)) {
       if (!g.discovered || g.nodes.length > 0) continue;
       const via = g.via === 'nodes-flag' ? '--nodes' : '--node-group-auto-discovery';
       const inService = (g.asg.Instances ?? []).filter((i) => i.LifecycleState === 'InService');
@@ -42,7 +44,8 @@ export default defineCheck({
           evidence: [
             {
               source: `ASG ${g.name} Instances`,
-              observed: inService.map((i) => `${i.InstanceId} ${i.InstanceType ?? ''} InService`).join(', '),
+              // a group of hundreds of instances: a sample and the count
+              observed: listNames(inService.map((i) => `${i.InstanceId} ${i.InstanceType ?? ''} InService`), EVIDENCE_NAMES),
               expected: 'a Node whose spec.providerID names each instance',
             },
           ],

@@ -1,5 +1,6 @@
-import { shellCommand } from '../model/shell.js';
 import { auditedGroups } from '../simulate/asg-audit.js';
+import { remedyText } from '../simulate/providers/types.js';
+import { blockedPodsPassingGroups } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
 import { reportSkippedGroups } from './lib/group-skip.js';
 
@@ -22,6 +23,8 @@ export default defineCheck({
     // why-pending's skip is 'max-size' only for a group with desired >= max: without one, skip the pod analysis
     if (!groups.some((g) => g.targetSize >= g.maxSize)) return;
     const audited = new Set(groups.map((g) => g.name));
+    // only pods passing an audited at-max group's template can be reported: analyse those, not every Pending pod
+    const atMax = ctx.analysis.nodeGroups.filter((g) => g.discovered && g.targetSize >= g.maxSize && audited.has(g.name));
     const scoped = {
       ...ctx,
       report: (i: Parameters<typeof ctx.report>[0]) => audited.has(i.nodeGroup ?? '') && ctx.report(i),
@@ -29,7 +32,8 @@ export default defineCheck({
     reportSkippedGroups(scoped, 'max-size', (g) =>
       g.via === 'nodes-flag'
         ? `Raise the max in CA's --nodes=${g.minSize}:${g.maxSize}:${g.name} flag (and the ASG's MaxSize to match).`
-        : `Raise the ASG's max size, e.g.\n  ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', g.name, '--max-size', String(Math.max(g.maxSize * 2, g.maxSize + 2))])}`,
+        : remedyText(ctx.analysis.provider.raiseMaxSize(g, Math.max(g.maxSize * 2, g.maxSize + 2), ctx.analysis.providerContext)),
+      blockedPodsPassingGroups(ctx.analysis, atMax),
     );
   },
 });

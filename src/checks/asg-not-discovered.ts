@@ -1,11 +1,12 @@
-import type { NodeGroup } from '../model/node-group.js';
+import type { AsgNodeGroup } from '../model/node-group.js';
 import type { Analysis } from '../simulate/analysis.js';
-import { auditedGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, tagCommand } from './lib/asg-audit.js';
+import { EVIDENCE_NAMES, listNames } from './lib/support.js';
 
 /** The cluster tag that ties the ASG to this cluster, if any. */
-function clusterTag(a: Analysis, g: NodeGroup): string | undefined {
+function clusterTag(a: Analysis, g: AsgNodeGroup): string | undefined {
   const names = a.clusterNames();
   for (const t of g.asg.Tags ?? []) {
     const m = /^kubernetes\.io\/cluster\/(.+)$/.exec(t.Key);
@@ -24,6 +25,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       ownsNodes: 'ASG {group} owns {count} node(s) of this cluster but CA never scales it: {why}.',
       tagged: 'ASG {group} is tagged for this cluster ({tag}) but CA never scales it: {why}.',
@@ -34,7 +36,7 @@ export default defineCheck({
   run(ctx) {
     const a = ctx.analysis;
     const spec = a.ca.autoDiscovery.tags;
-    for (const g of auditedGroups(a)) {
+    for (const g of auditedAsgGroups(a)) {
       if (g.discovered) continue;
       const tag = clusterTag(a, g);
       if (g.nodes.length === 0 && !tag) continue;
@@ -72,7 +74,7 @@ export default defineCheck({
                 .join(', ') || 'no k8s.io/cluster-autoscaler/ tags',
           },
           ...(g.nodes.length > 0
-            ? [{ source: 'nodes', observed: g.nodes.map((n) => n.metadata.name).join(', ') }]
+            ? [{ source: 'nodes', observed: listNames(g.nodes.map((n) => n.metadata.name ?? ''), EVIDENCE_NAMES) }]
             : []),
         ],
         remediation:

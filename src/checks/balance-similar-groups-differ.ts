@@ -1,6 +1,7 @@
-import { balancingConfigFrom, similarGroups } from '../simulate/balance-similar.js';
+import { balancingConfigFrom, similarSets } from '../simulate/balance-similar.js';
 import { nodeInfoFor } from '../simulate/resources.js';
 import { defineCheck } from './define-check.js';
+import { listNames } from './lib/support.js';
 
 export default defineCheck({
   meta: {
@@ -13,6 +14,8 @@ export default defineCheck({
     requires: ['deployments', 'autoScalingGroups'],
     messages: {
       differ: 'Node groups {a} and {b} both run {type}, but CA does not treat them as similar: {difference}.',
+      differSets:
+        'Node groups {b} run {type} like {a}, but CA does not treat the two sets as similar: {difference} ({refA} vs {refB}).',
     },
     upstream:
       'cluster-autoscaler pkg/processors/nodegroupset/compare_nodegroups.go IsCloudProviderNodeInfoSimilar; aws_nodegroups.go; label_nodegroups.go',
@@ -31,15 +34,24 @@ export default defineCheck({
       byType.set(t.instanceType, list);
     }
     for (const [type, templates] of [...byType].sort(([x], [y]) => (x < y ? -1 : 1))) {
-      for (const pair of similarGroups(templates, cfg)) {
-        if (pair.similar) continue;
+      // one finding per set that differs from the first (the set of the first group by name): linear in groups
+      const sets = similarSets(templates, cfg);
+      const first = sets[0];
+      for (const set of sets.slice(1)) {
+        const difference = set.difference ?? 'unknown';
+        const refA = first.groups[0];
+        const refB = set.groups[0];
+        const single = first.groups.length === 1 && set.groups.length === 1;
         ctx.report({
-          messageId: 'differ',
-          data: { a: pair.a, b: pair.b, type, difference: pair.difference ?? 'unknown' },
-          subject: { kind: 'AutoScalingGroup', name: pair.a },
-          nodeGroup: pair.a,
+          messageId: single ? 'differ' : 'differSets',
+          data: single
+            ? { a: refA, b: refB, type, difference }
+            : { a: listNames(first.groups), b: listNames(set.groups), type, difference, refA, refB },
+          subject: { kind: 'AutoScalingGroup', name: refB },
+          nodeGroup: refB,
           evidence: [
-            { source: "CA's templates", observed: `${pair.a} vs ${pair.b}: ${pair.difference ?? ''}` },
+            { source: "CA's templates", observed: `${refA} vs ${refB}: ${difference}` },
+            ...(single ? [] : [{ source: 'similar sets', observed: `${set.groups.length} similar to ${refB}: ${set.groups.join(', ')}; ${first.groups.length} similar to ${refA}` }]),
             { source: 'CA flags', observed: `labels ignored: ${[...cfg.ignoredLabels].sort().join(', ')}` },
           ],
           remediation:

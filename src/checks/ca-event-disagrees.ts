@@ -1,9 +1,10 @@
 import { formatDurationShort } from '../model/duration.js';
 import { shellCommand } from '../model/shell.js';
 import { normalizeSchedulerReason } from '../simulate/scheduler.js';
+import type { CaPodEvent } from '../simulate/ca-events.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
-import { pendingAnalyses, podSubject } from './lib/support.js';
+import { boundedList, EVIDENCE_FULL, EVIDENCE_SAMPLE, listNames, MESSAGE_NAMES, pendingAnalyses, podSubject } from './lib/support.js';
 
 /** The NotTriggerScaleUp reason set CA would print now, per casdoctor: reason -> number of node groups. */
 export function expectedCaReasons(p: PodAnalysis, simulateSkipped: boolean): Record<string, number> {
@@ -28,6 +29,41 @@ function fmt(r: Record<string, number>): string {
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, v]) => `${v} ${k}`)
     .join(', ');
+}
+
+/**
+ * One side's reason counts: all of them up to EVIDENCE_FULL reasons; beyond (one reason per distinct taint at hundreds
+ * of groups), the first `max` that differ from the other side, how many more differ, and how many agree.
+ */
+function fmtAgainst(
+  r: Record<string, number>,
+  otherRaw: Record<string, number>,
+  mine: Record<string, number>,
+  other: Record<string, number>,
+  max: number,
+  otherName: string,
+): string {
+  const entries = Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length <= EVIDENCE_FULL) return fmt(r);
+  // a reason agrees when the other side has it with the same count, or the same total under the normalized wording
+  const differ = entries.filter(
+    ([k, v]) => otherRaw[k] !== v && mine[normalizeSchedulerReason(k)] !== other[normalizeSchedulerReason(k)],
+  );
+  const same = entries.length - differ.length;
+  const listed = boundedList(differ.map(([k, v]) => `${v} ${k}`), 'that differ', ', ', max);
+  return `${listed}${same ? `${differ.length ? '; ' : ''}${same} more as ${otherName}` : ''}`;
+}
+
+/**
+ * CA's event text as quoted in a finding: whole up to EVIDENCE_FULL reasons; beyond, its first `max` reasons and how many
+ * more (the pod's own "CA said" line, and caEvent in -o json, keep the whole text).
+ */
+function quotedEvent(ev: CaPodEvent, max: number): string {
+  const entries = Object.entries(ev.reasons ?? {});
+  if (entries.length <= EVIDENCE_FULL) return ev.message;
+  const at = ev.message.indexOf(`${entries[0][1]} ${entries[0][0]}`);
+  if (at < 0) return ev.message;
+  return `${ev.message.slice(0, at)}${boundedList(entries.map(([k, v]) => `${v} ${k}`), 'reasons', ', ', max)}`;
 }
 
 export default defineCheck({
@@ -70,17 +106,17 @@ export default defineCheck({
           severity: 'warning',
           data: {
             pod,
-            event: ev.message,
+            event: quotedEvent(ev, MESSAGE_NAMES),
             age,
-            groups: p.groups
-              .filter((g) => g.fits)
-              .map((g) => g.group.name)
-              .join(', '),
+            groups: listNames(
+              p.groups.filter((g) => g.fits).map((g) => g.group.name),
+              MESSAGE_NAMES,
+            ),
           },
           subject: podSubject(p.pod),
           caReason: 'NotTriggerScaleUp',
           evidence: [
-            { source: 'CA event', observed: ev.message },
+            { source: 'CA event', observed: quotedEvent(ev, EVIDENCE_SAMPLE) },
             { source: 'casdoctor', observed: p.report.summary },
           ],
           remediation: `${why.join(' ')} Watch for the next CA event: ${shellCommand(['kubectl', 'get', 'events', '-n', p.report.namespace, '--field-selector', `involvedObject.name=${p.report.name}`])}`,
@@ -131,12 +167,16 @@ export default defineCheck({
         if (same) continue;
         ctx.report({
           messageId: 'reasonsDiffer',
-          data: { pod, caReasons: fmt(theirs), ours: fmt(ours) },
+          data: {
+            pod,
+            caReasons: fmtAgainst(theirs, ours, t, o, MESSAGE_NAMES, "casdoctor's"),
+            ours: fmtAgainst(ours, theirs, o, t, MESSAGE_NAMES, "CA's"),
+          },
           subject: podSubject(p.pod),
           caReason: 'NotTriggerScaleUp',
           evidence: [
-            { source: `CA event (${age} ago)`, observed: fmt(theirs) },
-            { source: 'casdoctor', observed: fmt(ours) },
+            { source: `CA event (${age} ago)`, observed: fmtAgainst(theirs, ours, t, o, EVIDENCE_SAMPLE, "casdoctor's") },
+            { source: 'casdoctor', observed: fmtAgainst(ours, theirs, o, t, EVIDENCE_SAMPLE, "CA's") },
           ],
           remediation: why.join(' '),
         });

@@ -2,9 +2,18 @@ import { formatResource } from '../model/quantity.js';
 import type { Resources } from '../model/scheduling.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { describeResources } from '../simulate/resources.js';
+import { remedyText } from '../simulate/providers/types.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
-import { closestFailures, pendingAnalyses, podSubject, tagCommand } from './lib/support.js';
+import {
+  boundedEvidence,
+  boundedList,
+  closestFailures,
+  MESSAGE_NAMES,
+  pendingAnalyses,
+  podSubject,
+  tagCommand,
+} from './lib/support.js';
 
 const RESOURCES_TAG = 'k8s.io/cluster-autoscaler/node-template/resources/';
 
@@ -53,8 +62,13 @@ function smallestFitting(
   return picked.map((f) => `${f.name} (${f.vcpu} vCPU, ${Math.round(f.mem / 1024)}Gi)`);
 }
 
-function gpuTagFix(g: GroupEvaluation, resource: string, need: number): string | undefined {
-  if (g.template.source !== 'asg') return undefined;
+function gpuTagFix(g: GroupEvaluation, resource: string, need: number, a: Analysis): string | undefined {
+  // another provider's scratch template: its own way to declare the resource (externalgrpc: none beyond cpu/memory/storage)
+  if (g.template.source === 'provider') {
+    const r = a.provider.setTemplateResource(g.group, resource, String(need), a.providerContext);
+    return `CA's scratch template of ${g.group.name} has no ${resource}. ${remedyText(r)}`;
+  }
+  if (g.template.source !== 'asg' || g.group.provider !== 'aws') return undefined;
   const info = g.template.instanceTypeInfo;
   const hasTag = (g.group.asg.Tags ?? []).some((t) => t.Key === `${RESOURCES_TAG}${resource}`);
   if (hasTag) return undefined;
@@ -87,22 +101,28 @@ export default defineCheck({
       const hits = closestFailures(p, ['NodeResourcesFit']);
       if (hits.length === 0) continue;
       const reasons = [...new Set(hits.flatMap((h) => h.status.reasons))];
-      const shortfall = hits
-        .map(
+      // the closest groups in snapshot order, as the text report's table lists them; hundreds are named as a count
+      const shortfall = boundedList(
+        hits.map(
           (h) =>
             `${h.g.group.name} (${h.g.template.instanceType ?? h.g.template.source}): ${h.status.reasons.join(', ')}`,
-        )
-        .join('; ');
+        ),
+        'node groups',
+        '; ',
+      );
       const fixes: string[] = [];
+      let unfixed = 0;
       for (const h of hits) {
         for (const r of h.status.reasons) {
           const m = /^Insufficient (.+)$/.exec(r);
           if (m?.[1].includes('/')) {
-            const fix = gpuTagFix(h.g, m[1], p.requests[m[1]] ?? 1);
-            if (fix) fixes.push(fix);
+            const fix = gpuTagFix(h.g, m[1], p.requests[m[1]] ?? 1, a);
+            if (fix && fixes.length < MESSAGE_NAMES) fixes.push(fix);
+            else if (fix) unfixed++;
           }
         }
       }
+      if (unfixed > 0) fixes.push(`The same for ${unfixed} more (group, resource) pair(s) of the other closest groups.`);
       if (fixes.length === 0) {
         const daemon: Resources = {};
         const first = hits[0].g.templateInfo;
@@ -110,7 +130,8 @@ export default defineCheck({
         const need: Resources = {};
         for (const k of new Set([...Object.keys(p.requests), ...Object.keys(daemon)]))
           need[k] = (p.requests[k] ?? 0) + (daemon[k] ?? 0);
-        const types = smallestFitting(
+        // EC2 instance types are suggestions only where CA launches EC2 instances
+        const types = a.provider.id !== 'aws' ? [] : smallestFitting(
           a,
           need,
           first?.node.metadata.labels?.['kubernetes.io/arch'],
@@ -121,7 +142,7 @@ export default defineCheck({
             types.length
               ? `: with its DaemonSets (${describeResources(daemon) || 'none'}) it needs ${describeResources(need)}, e.g. ${types.join(', ')}`
               : ''
-          }.${hits.some((h) => h.g.template.source === 'asg') ? " Remember real nodes have less allocatable than CA's scratch template (allocatable = capacity)." : ''}`,
+          }.${hits.some((h) => h.g.template.source === 'asg' || h.g.template.source === 'provider') ? " Remember real nodes have less allocatable than CA's scratch template (allocatable = capacity)." : ''}`,
         );
       }
       ctx.report({
@@ -141,10 +162,15 @@ export default defineCheck({
         subject: podSubject(p.pod),
         ...(hits.length === 1 ? { nodeGroup: hits[0].g.group.name } : {}),
         schedulerReason: reasons.join(', '),
-        evidence: hits.map((h) => ({
-          source: `${h.g.group.name} template (${h.g.template.source === 'node' ? `node ${h.g.template.fromNode}` : `ASG, ${h.g.template.instanceType}`})`,
-          observed: (h.status.details ?? h.status.reasons).join('; '),
-        })),
+        evidence: boundedEvidence(
+          hits,
+          (h) => ({
+            source: `${h.g.group.name} template (${h.g.template.source === 'node' ? `node ${h.g.template.fromNode}` : a.provider.templateSourceLabel(h.g.group, h.g.template, 'type', a.providerContext)})`,
+            observed: (h.status.details ?? h.status.reasons).join('; '),
+          }),
+          'node group templates too small for the pod',
+          '-o wide lists every node group',
+        ),
         remediation: fixes.join('\n'),
       });
     }

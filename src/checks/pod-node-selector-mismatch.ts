@@ -1,10 +1,9 @@
 import type { Pod } from '../model/k8s.js';
 import { explainNodeAffinityMismatch } from '../simulate/predicates/node-affinity.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
+import { remedyText } from '../simulate/providers/types.js';
 import { defineCheck } from './define-check.js';
-import { blocked, listNames, podSubject, tagCommand } from './lib/support.js';
-
-const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
+import { blocked, boundedEvidence, boundedList, listNames, podSubject } from './lib/support.js';
 
 /** Labels the pod asks for with a single value: nodeSelector entries and `In [one]` required-affinity expressions. */
 function wantedLabels(pod: Pod): Array<[string, string]> {
@@ -21,7 +20,8 @@ function wantedLabels(pod: Pod): Array<[string, string]> {
 
 function affinity(g: GroupEvaluation, wanted: Array<[string, string]>): number {
   // a group whose name or tags mention a wanted value is probably the one meant (demo-batch for node-pool=batch)
-  const hay = [g.group.name, ...(g.group.asg.Tags ?? []).map((t) => `${t.Key}=${t.Value ?? ''}`)]
+  const tags = g.group.provider === 'aws' ? (g.group.asg.Tags ?? []) : [];
+  const hay = [g.group.name, ...tags.map((t) => `${t.Key}=${t.Value ?? ''}`)]
     .join(' ')
     .toLowerCase();
   return wanted.filter(([, v]) => v.length > 2 && hay.includes(v.toLowerCase())).length;
@@ -46,7 +46,8 @@ export default defineCheck({
       'cluster-autoscaler cloudprovider/aws/aws_manager.go buildNodeFromTemplate (labels from ASG tags)',
   },
   run(ctx) {
-    for (const p of blocked(ctx.analysis)) {
+    const a = ctx.analysis;
+    for (const p of blocked(a)) {
       const withTemplate = p.groups.filter((g) => g.template.node);
       if (withTemplate.length === 0 || p.groups.some((g) => g.targeted)) continue;
       const wanted = wantedLabels(p.pod);
@@ -68,30 +69,38 @@ export default defineCheck({
         );
       const best = scored.filter((s) => s.boost === scored[0].boost && s.why.length === scored[0].why.length);
       const podName = `${p.report.namespace}/${p.report.name}`;
-      const evidence = scored.map((s) => ({
-        source: `${s.g.group.name} template (${s.g.template.source === 'node' ? `node ${s.g.template.fromNode}` : 'ASG tags'})`,
-        observed: s.why.join('; '),
-        expected: selector,
-      }));
+      // closest first; at hundreds of groups a sample and the count
+      const evidence = boundedEvidence(
+        scored,
+        (s) => ({
+          source: `${s.g.group.name} template (${s.g.template.source === 'node' ? `node ${s.g.template.fromNode}` : a.provider.templateSourceLabel(s.g.group, s.g.template, 'labels', a.providerContext)})`,
+          observed: s.why.join('; '),
+          expected: selector,
+        }),
+        "node group templates without the pod's labels",
+        '-o wide lists every node group',
+      );
       // real nodes of the group carry the label while the template (scratch) doesn't: the classic scale-from-zero trap
       const realOnly = best.find(
         (s) =>
-          s.g.template.source === 'asg' &&
+          (s.g.template.source === 'asg' || s.g.template.source === 'provider') &&
           s.g.group.nodes.some((n) => wanted.every(([k, v]) => n.metadata.labels?.[k] === v)),
       );
-      const missingTags = (g: GroupEvaluation) =>
+      const missingLabels = (g: GroupEvaluation) =>
         wanted
           .filter(([k, v]) => g.template.node?.metadata.labels?.[k] !== v)
-          .map(([k, v]) => tagCommand(g.group.name, `${LABEL_TAG}${k}`, v));
-      const fixes = best.flatMap((s) => missingTags(s.g));
+          .map(([key, value]) => ({ group: g.group, key, value }));
+      // label edits for the groups the remediation names (listNames: the first five), not for every equally close one
+      const edits = best.slice(0, 5).flatMap((s) => missingLabels(s.g));
       const remediation =
-        fixes.length > 0
+        edits.length > 0
           ? [
-              `If ${listNames(best.map((s) => s.g.group.name))} is meant for this pod, tell CA the label its nodes get (kubelet --node-labels is invisible to CA):`,
-              ...fixes.map((f) => `  ${f}`),
+              `If ${listNames(best.map((s) => s.g.group.name))} is meant for this pod, ${remedyText(a.provider.setTemplateLabels(edits, a.providerContext))}`,
               "Otherwise fix the pod's nodeSelector / affinity to match a group that exists.",
             ].join('\n')
-          : "Fix the pod's nodeSelector / required node affinity, or add node-template/label tags to the ASG meant for it.";
+          : a.provider.id === 'aws'
+            ? "Fix the pod's nodeSelector / required node affinity, or add node-template/label tags to the ASG meant for it."
+            : `Fix the pod's nodeSelector / required node affinity, or add the label to the nodeTemplate of the ${a.provider.groupNoun} meant for it.`;
       if (realOnly) {
         ctx.report({
           messageId: 'realNodesOnly',
@@ -109,7 +118,10 @@ export default defineCheck({
         data: {
           pod: podName,
           selector,
-          closest: best.map((s) => `${s.g.group.name} (${s.why.join('; ')})`).join(', '),
+          closest: boundedList(
+            best.map((s) => `${s.g.group.name} (${s.why.join('; ')})`),
+            'node groups as close',
+          ),
         },
         subject: podSubject(p.pod),
         ...(best.length === 1 ? { nodeGroup: best[0].g.group.name } : {}),

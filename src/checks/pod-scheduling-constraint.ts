@@ -1,5 +1,5 @@
 import { defineCheck } from './define-check.js';
-import { closestFailures, pendingAnalyses, podSubject } from './lib/support.js';
+import { closestFailures, MESSAGE_NAMES, moreGroupsEvidence, pendingAnalyses, podSubject } from './lib/support.js';
 
 const PLUGINS: Record<string, string> = {
   PodTopologySpread:
@@ -28,7 +28,9 @@ export default defineCheck({
   run(ctx) {
     for (const p of pendingAnalyses(ctx.analysis)) {
       if (p.report.verdict !== 'no-scale-up') continue;
-      for (const { g, status } of closestFailures(p, Object.keys(PLUGINS))) {
+      const hits = closestFailures(p, Object.keys(PLUGINS));
+      const reported = hits.slice(0, MESSAGE_NAMES);
+      for (const [i, { g, status }] of reported.entries()) {
         ctx.report({
           messageId: 'constraint',
           data: {
@@ -45,6 +47,7 @@ export default defineCheck({
               source: `${status.plugin} on ${g.group.name} template`,
               observed: (status.details ?? status.reasons).join('; '),
             },
+            ...moreGroupsEvidence(hits.length, reported.length, i),
           ],
           remediation: PLUGINS[status.plugin],
         });

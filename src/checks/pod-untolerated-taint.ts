@@ -1,7 +1,7 @@
 import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
 import { defineCheck } from './define-check.js';
 import { quoted, yamlSnippet } from './lib/snippets.js';
-import { closestFailures, pendingAnalyses, podSubject } from './lib/support.js';
+import { closestFailures, MESSAGE_NAMES, moreGroupsEvidence, pendingAnalyses, podSubject } from './lib/support.js';
 
 export default defineCheck({
   meta: {
@@ -19,13 +19,17 @@ export default defineCheck({
     upstream: 'kube-scheduler pkg/scheduler/framework/plugins/tainttoleration',
   },
   run(ctx) {
-    for (const p of pendingAnalyses(ctx.analysis)) {
+    const a = ctx.analysis;
+    for (const p of pendingAnalyses(a)) {
       if (p.report.verdict !== 'no-scale-up') continue;
-      for (const { g, status } of closestFailures(p, ['TaintToleration'])) {
-        const taint = findUntoleratedTaint(p.pod.spec.tolerations, g.template.node?.spec?.taints);
-        if (!taint) continue;
+      const hits = closestFailures(p, ['TaintToleration']).flatMap((h) => {
+        const taint = findUntoleratedTaint(p.pod.spec.tolerations, h.g.template.node?.spec?.taints);
+        return taint ? [{ ...h, taint }] : [];
+      });
+      const reported = hits.slice(0, MESSAGE_NAMES);
+      for (const [i, { g, status, taint }] of reported.entries()) {
         const shown = `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
-        const fromTag = (g.group.asg.Tags ?? []).some(
+        const fromTag = (g.group.provider === 'aws' ? (g.group.asg.Tags ?? []) : []).some(
           (t) => t.Key === `k8s.io/cluster-autoscaler/node-template/taint/${taint.key}`,
         );
         ctx.report({
@@ -34,7 +38,7 @@ export default defineCheck({
             pod: `${p.report.namespace}/${p.report.name}`,
             taint: shown,
             group: g.group.name,
-            source: g.template.source === 'node' ? `real node ${g.template.fromNode}` : 'ASG',
+            source: g.template.source === 'node' ? `real node ${g.template.fromNode}` : a.provider.templateSourceLabel(g.group, g.template, 'any', a.providerContext),
           },
           subject: podSubject(p.pod),
           nodeGroup: g.group.name,
@@ -42,7 +46,7 @@ export default defineCheck({
           evidence: [
             {
               source:
-                g.template.source === 'node' ? `Node ${g.template.fromNode}` : `ASG ${g.group.name} tags`,
+                g.template.source === 'node' ? `Node ${g.template.fromNode}` : a.provider.templateSourceLabel(g.group, g.template, 'taints', a.providerContext),
               observed: `taint ${shown}`,
             },
             {
@@ -50,6 +54,7 @@ export default defineCheck({
               observed: JSON.stringify(p.pod.spec.tolerations ?? []),
               expected: `a toleration for ${shown}`,
             },
+            ...moreGroupsEvidence(hits.length, reported.length, i),
           ],
           remediation: [
             `If the pod belongs on ${g.group.name}, add to its pod template:`,

@@ -12,6 +12,7 @@ import {
 } from '../simulate/priority-expander.js';
 import { defineCheck } from './define-check.js';
 import { yamlSnippet } from './lib/snippets.js';
+import { EVIDENCE_NAMES, listNames } from './lib/support.js';
 
 export default defineCheck({
   meta: {
@@ -33,6 +34,7 @@ export default defineCheck({
     upstream: 'cluster-autoscaler pkg/expander/priority/priority.go; pkg/expander/factory/chain.go',
   },
   run(ctx) {
+    const asgWord = ctx.analysis.provider.id === 'aws' ? 'ASG' : 'node group';
     const a = ctx.analysis;
     if (!usesPriorityExpander(a.ca)) return;
     const ns = a.ca.flags.namespace.value || 'kube-system';
@@ -82,7 +84,7 @@ export default defineCheck({
         caReason: config.reason,
         evidence,
         remediation:
-          'Key `priorities` holds YAML: integer keys, each a list of Go (RE2) regular expressions matched anywhere in the ASG name, e.g.\n  priorities: |-\n    50:\n      - .*spot.*\n    10:\n      - .*',
+          `Key \`priorities\` holds YAML: integer keys, each a list of Go (RE2) regular expressions matched anywhere in the ${asgWord} name, e.g.\n  priorities: |-\n    50:\n      - .*spot.*\n    10:\n      - .*`,
       });
       return;
     }
@@ -93,8 +95,8 @@ export default defineCheck({
         messageId: 'ruleMatchesNothing',
         data: { ...base, pattern: r.pattern, priority: r.priority },
         subject: cmSubject,
-        evidence: [{ source: 'node groups CA discovers', observed: groups.join(', ') || 'none' }],
-        remediation: 'Fix the expression or remove it. CA matches it anywhere in the ASG name (unanchored), case-sensitive.',
+        evidence: [{ source: 'node groups CA discovers', observed: listNames(groups, EVIDENCE_NAMES) || 'none' }],
+        remediation: `Fix the expression or remove it. CA matches it anywhere in the ${asgWord} name (unanchored), case-sensitive.`,
       });
     }
     for (const g of audit.groupsMatchedByNothing) {

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { CaConfig } from '../model/ca-config.js';
 import { InputError, UsageError } from '../model/errors.js';
 import type { RawInputs } from '../model/snapshot.js';
-import { type JsonReport, renderJson } from '../report/json.js';
+import { type JsonReport, jsonChunks } from '../report/json.js';
 import { safeJsonText, safeText } from '../report/sanitize.js';
+import type { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import type { Deps, GlobalOptions } from './types.js';
 
@@ -18,22 +19,99 @@ export function requireOutput<T extends string>(output: string, allowed: readonl
 /** The machine formats a report command prints its JSON report in: -o json, or -o yaml as kubectl prints it. */
 export const MACHINE_FORMATS = ['json', 'yaml'] as const;
 
+/** Where a machine report goes, chunk by chunk: a promise asks the writer to wait (backpressure). */
+export type ChunkSink = (chunk: string) => void | Promise<void>;
+
+/** A --watch round's machine report, written to the sink (streamed) only once the round's banner is out. */
+export type DeferredWrite = (sink: ChunkSink) => Promise<void>;
+
 /**
- * -o json or -o yaml: the same document. YAML is written from the JSON (never from live objects) with every string
- * quoted when it holds a character a terminal acts on: the yaml library then writes it as a double-quoted escape.
+ * stdout as a sink that honours backpressure: the CLI's stdout returns what process.stdout.write returned, and false
+ * means "wait for drain" (a slow reader on a pipe); a test's capture returns nothing and never waits.
+ */
+export function stdoutSink(deps: Deps): ChunkSink {
+  const write = deps.stdout as (s: string) => unknown;
+  return (chunk) => {
+    if (write(chunk) !== false || !process.stdout.writableNeedDrain) return;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        process.stdout.off('drain', done);
+        process.stdout.off('close', done);
+        resolve();
+      };
+      process.stdout.once('drain', done);
+      // a reader gone (EPIPE ends the process in cli.ts) must not leave the writer waiting forever
+      process.stdout.once('close', done);
+    });
+  };
+}
+
+/**
+ * -o json or -o yaml, written to `sink` as it is produced: no string ever holds the document (a why-pending report on a
+ * large cluster is past what V8 can hold in one). Byte-equal to {@link renderMachineReport}.
+ */
+export async function writeMachineReport(output: string, report: JsonReport, sink: ChunkSink): Promise<void> {
+  const chunks = output === 'yaml' ? await yamlChunks(report) : jsonChunks(report);
+  for (const chunk of chunks) {
+    const wait = sink(chunk);
+    if (wait) await wait;
+  }
+}
+
+/**
+ * -o json or -o yaml: the same document, as one string (a --watch round; small reports). YAML is written from the JSON
+ * (never from live objects) with every string quoted when it holds a character a terminal acts on: the yaml library
+ * then writes it as a double-quoted escape.
  */
 export async function renderMachineReport(output: string, report: JsonReport): Promise<string> {
-  const json = renderJson(report);
-  if (output !== 'yaml') return json;
+  let out = '';
+  await writeMachineReport(output, report, (chunk) => void (out += chunk));
+  return out;
+}
+
+/**
+ * The YAML of the document, one top-level key, and one element of a top-level list, at a time. Each piece is what the
+ * yaml library writes for the whole document at that place: a list under a key is indented by two (indentSeq).
+ */
+async function yamlChunks(report: JsonReport): Promise<Iterable<string>> {
   const { Document, visit } = await import('yaml');
-  const doc = new Document(JSON.parse(json), { aliasDuplicateObjects: false });
-  // a string holding a C1 or bidi character is double-quoted, where safeJsonText's \uXXXX escape is valid YAML
-  visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && YAML_QUOTE.test(node.value)) node.type = 'QUOTE_DOUBLE';
-    },
-  });
-  return safeJsonText(doc.toString({ lineWidth: 0 }));
+  const yamlOf = (value: unknown): string => {
+    const doc = new Document(value, { aliasDuplicateObjects: false });
+    // a string holding a C1 or bidi character is double-quoted, where safeJsonText's \uXXXX escape is valid YAML
+    visit(doc, {
+      Scalar(_key, node) {
+        if (typeof node.value === 'string' && YAML_QUOTE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+      },
+    });
+    return safeJsonText(doc.toString({ lineWidth: 0 }));
+  };
+  // the JSON document's own values (toJSON applied, undefined dropped), as the YAML was always written from the JSON
+  const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value) ?? 'null');
+  const { schemaVersion, command, now, findings, skipped, ...rest } = report;
+  const doc: Record<string, unknown> = { schemaVersion, command, now, findings, skipped, ...rest };
+  function* pieces(): Generator<string> {
+    for (const key of Object.keys(doc)) {
+      const value = doc[key];
+      if (value === undefined || typeof value === 'function') continue;
+      const list = Array.isArray(value) || isIterable(value) ? (value as Iterable<unknown>) : undefined;
+      if (!list) {
+        yield yamlOf(asJson({ [key]: value }));
+        continue;
+      }
+      let first = true;
+      for (const item of list) {
+        if (first) yield yamlOf(asJson({ [key]: [] })).replace(/ ?\[\]\n$/, '\n');
+        first = false;
+        yield yamlOf([asJson(item ?? null)]).replace(/^(?=.)/gm, '  ');
+      }
+      if (first) yield yamlOf(asJson({ [key]: [] }));
+    }
+  }
+  return pieces();
+}
+
+function isIterable(v: unknown): v is Iterable<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
 }
 
 const YAML_QUOTE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -116,12 +194,26 @@ export function reportHeader(
   now: Date,
   opts: GlobalOptions,
   caDetail?: string,
+  provider?: { id: string; source: string },
 ): { ca: string; now: string; source: string } {
+  const from = opts.from.length ? `from ${opts.from.join(', ')}` : 'live';
   return {
     ca: caHeaderText(ca, caDetail),
     now: now.toISOString(),
-    source: opts.from.length ? `from ${opts.from.join(', ')}` : 'live',
+    // AWS's source is the input itself; another provider says which of its inputs it runs with (ConfigMap or file)
+    source: provider && provider.id !== 'aws' ? `${from} · ${provider.id} groups from ${provider.source}` : from,
   };
+}
+
+/** The analysis' provider for reportHeader. */
+export function headerProvider(a: Analysis): { id: string; source: string } {
+  return { id: a.provider.id, source: a.provider.describeSource(a.providerContext) };
+}
+
+/** The note when no node group could be listed: AWS asks for the ASGs, another provider names its input. */
+export function noNodeGroupsNote(a: Analysis, awsNote: string): string {
+  if (a.provider.id === 'aws') return awsNote;
+  return `no node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)}): node groups cannot be evaluated`;
 }
 
 /**
@@ -151,6 +243,7 @@ export async function gatherInputs(
       profile: opts.profile,
       region: opts.region,
       requestTimeoutMs: parseRequestTimeout(opts.requestTimeout),
+      fields,
       ...(opts.caLogSince !== undefined ? { caLogSince: opts.caLogSince } : {}),
       onProgress: (m: string) => progress.update(m),
       ...(deps.liveOverrides ?? {}),

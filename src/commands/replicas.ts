@@ -4,6 +4,7 @@ import type { PodReport } from '../model/why-pending.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { parseResourceList, podRequests, sumResources } from '../simulate/resources.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
+import { equivalenceSignature } from './why-pending-json.js';
 
 export interface ReplicaSummary {
   /** How many pods the block stands for (itself included). */
@@ -14,13 +15,6 @@ export interface ReplicaSummary {
   capacity?: string;
 }
 
-/** Equivalent pods: one controller and the same report but for the pod's own name and event times. */
-function signature(r: PodReport, owner: string): string {
-  const { name: _name, caEvent, ...rest } = r;
-  const event = caEvent ? { ...caEvent, time: undefined, ageSeconds: undefined } : undefined;
-  return `${owner}\u0000${JSON.stringify({ ...rest, caEvent: event }, (k, v: unknown) => (k === 'at' || k === 'pod' ? undefined : v))}`;
-}
-
 /**
  * Groups the reports of equivalent Pending replicas (CA's own equivalence groups: one controller, one spec) into the
  * first report of each group; the others are left out of `shown`. A group of one is shown as it is.
@@ -29,14 +23,22 @@ export function groupReplicas(a: Analysis, pods: PodAnalysis[], reports: PodRepo
   const groups = new Map<string, { first: PodReport; index: number; owner: string }>();
   const counts = new Map<PodReport, number>();
   const shown: PodReport[] = [];
-  reports.forEach((r, i) => {
+  const ownerKeys = reports.map((r, i) => {
     const ref = pods[i]?.pod.metadata.ownerReferences?.find((o) => o.controller);
-    if (!ref) {
+    return ref ? { owner: `${ref.kind} ${ref.name}`, key: `${r.namespace}/${ref.uid ?? `${ref.kind} ${ref.name}`}` } : undefined;
+  });
+  // a controller with one Pending pod groups with nothing: its signature (a hash of every node's result) is not needed
+  const perOwner = new Map<string, number>();
+  for (const o of ownerKeys) if (o) perOwner.set(o.key, (perOwner.get(o.key) ?? 0) + 1);
+  reports.forEach((r, i) => {
+    const o = ownerKeys[i];
+    if (!o || perOwner.get(o.key) === 1) {
       shown.push(r);
       return;
     }
-    const owner = `${ref.kind} ${ref.name}`;
-    const key = signature(r, `${r.namespace}/${ref.uid ?? owner}`);
+    const owner = o.owner;
+    // one signature for the text and the JSON (sameAs); the scheduler's per-node list is compared by digest
+    const key = equivalenceSignature(r, o.key);
     const g = groups.get(key);
     if (g) counts.set(g.first, (counts.get(g.first) ?? 1) + 1);
     else {

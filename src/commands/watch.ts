@@ -1,9 +1,13 @@
 // --watch: re-run a command every interval, redraw in place at a terminal, and say what changed since the last round.
 import { safeText } from '../report/sanitize.js';
+import { type DeferredWrite, stdoutSink } from './common.js';
 import type { Deps, RunResult } from './types.js';
 import { EXIT } from './types.js';
 
-export interface WatchOptions<R extends { text: string; exitCode: number }> {
+/** A round: its text, or (machine formats) a write that streams its document; dropped once written. */
+type Round = { text: string; exitCode: number; write?: DeferredWrite };
+
+export interface WatchOptions<R extends Round> {
   intervalMs: number;
   deps: Deps;
   round(): Promise<R>;
@@ -15,7 +19,7 @@ export interface WatchOptions<R extends { text: string; exitCode: number }> {
 
 const CLEAR_SCREEN = '\u001b[H\u001b[2J';
 
-export async function watchLoop<R extends { text: string; exitCode: number }>(w: WatchOptions<R>): Promise<RunResult> {
+export async function watchLoop<R extends Round>(w: WatchOptions<R>): Promise<RunResult> {
   const { deps } = w;
   let stop = false;
   let wake: (() => void) | undefined;
@@ -43,7 +47,11 @@ export async function watchLoop<R extends { text: string; exitCode: number }>(w:
       if (w.machine) {
         // like kubectl get -w -o json: one document per round on stdout; what a person reads on stderr
         deps.stderr(`${header}${footer}`);
-        deps.stdout(next.text);
+        if (next.write) {
+          await next.write(stdoutSink(deps));
+          // the write holds the round's whole analysis: not kept into the next round
+          next.write = undefined;
+        } else deps.stdout(next.text);
       } else deps.stdout(`${deps.stdoutIsTTY ? CLEAR_SCREEN : n > 1 ? '\n' : ''}${header}\n${next.text}${footer}`);
       prev = next;
       last = next;

@@ -17,6 +17,7 @@ export function registerWhyPending(program: Command, ctx: CliContext): void {
     .option('-A, --all-namespaces', 'look at pods in every namespace; alone, every Pending pod in the cluster (--all -A)')
     .option('--all', 'every Pending pod (in the namespace, or everywhere with -A)')
     .option('-l, --selector <selector>', 'label selector for pods, e.g. app=api,tier!=batch', (v: string) => v.replace(/^=/, ''))
+    .option('--show-nodes', 'with -o json|yaml: every node\'s scheduler result and every node group for each pod (default: counts by reason and samples; docs/json.md)')
     .option('--strict', 'exit 3 when a check is skipped because data is missing, forbidden or timed out')
     .option('-w, --watch [interval]', 're-gather every interval (default 30s, at least 10s), redraw, and mark what changed')
     .addHelpText(
@@ -28,6 +29,7 @@ Examples:
   casdoctor why-pending -A                                   every Pending pod in the cluster
   casdoctor why-pending --all                                every Pending pod in the context's namespace
   casdoctor why-pending --all -n web -l app=frontend -o json
+  casdoctor why-pending --all -A -o json --show-nodes        every node's and node group's result per pod
   casdoctor why-pending --all --from ./dump --now 2026-11-21T10:00:00Z
   casdoctor why-pending --all --from examples/demo --ca-args "--expander=random"
   casdoctor why-pending                                      at a terminal: pick a Pending pod from a list

@@ -3,7 +3,7 @@ import { caHealthFrom } from '../model/ca-health.js';
 import { runChecks } from '../checks/lib/engine.js';
 import { CHECKS } from '../checks/index.js';
 import { InputError, UsageError } from '../model/errors.js';
-import { SEVERITY_ORDER } from '../model/findings.js';
+import { isIncompleteSkip, SEVERITY_ORDER } from '../model/findings.js';
 import type { Pod } from '../model/k8s.js';
 import type { RawInputs } from '../model/snapshot.js';
 import type { PodReport } from '../model/why-pending.js';
@@ -12,6 +12,8 @@ import { indexEventsByInvolvedObject, latestCaEventForPod } from '../simulate/ca
 import { supportsHyperlinks } from '../report/style.js';
 import { terminalStyle } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
+import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
+import { renderKarpenterPodSection, withKarpenterEntries } from '../report/karpenter-text.js';
 import { Analysis } from '../simulate/analysis.js';
 import { loggedFailureText } from '../simulate/ca-record.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
@@ -19,12 +21,18 @@ import { podRequests, type ResourceProblem } from '../simulate/resources.js';
 import {
   gatherInputs,
   loadInstanceTypeData,
+  headerProvider,
+  noNodeGroupsNote,
   reportHeader,
+  type ChunkSink,
+  type DeferredWrite,
   renderMachineReport,
   renderNames,
   requireOutput,
   resolveNow,
   splitArgs,
+  stdoutSink,
+  writeMachineReport,
 } from './common.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
 import { parseWatchInterval } from './watch-interval.js';
@@ -43,6 +51,8 @@ export interface WhyPendingOptions extends GlobalOptions {
   strict?: boolean;
   /** Set when no -n was given and the namespace is the kubeconfig context's (kubectl's default-namespace rule). */
   namespaceFromContext?: boolean;
+  /** --show-nodes: -o json|yaml lists every node's scheduler result and every node group for each pod (JSON v1's detail). */
+  showNodes?: boolean;
 }
 
 /** Resolves which pods to examine; errors name the pod and list what exists. */
@@ -91,9 +101,12 @@ export function selectPods(raw: RawInputs, o: WhyPendingOptions): (pod: Pod) => 
 }
 
 export interface WhyPendingRound {
+  /** The rendered report; '' when a machine report was written to the round's sink as it was produced. */
   text: string;
   reports: PodReport[];
   exitCode: number;
+  /** sink 'deferred' (a --watch round): writes the machine report, streamed, once the round's banner is out. */
+  write?: DeferredWrite;
 }
 
 /** The namespace of the kubeconfig context casdoctor runs against, "default" when it names none (kubectl's rule). */
@@ -125,6 +138,8 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
   if (o.selector && o.pod)
     throw new UsageError('-l selects pods for --all; it does not combine with a pod name');
   if (o.selector) parseLabelSelector(o.selector);
+  if (o.showNodes && o.output !== 'json' && o.output !== 'yaml')
+    throw new UsageError('--show-nodes adds every node to -o json|yaml; the text report counts nodes by reason');
   const watchMs = o.watch === undefined ? undefined : parseWatchInterval(o.watch);
   resolveNow(o, deps);
   let chosen: { namespace: string; name: string } | undefined;
@@ -135,15 +150,16 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
   }
   const target: WhyPendingOptions = chosen ? { ...o, pod: `${chosen.namespace}/${chosen.name}` } : o;
   if (watchMs === undefined) {
-    const round = await whyPendingRound(target, deps);
-    deps.stdout(round.text);
+    // -o json|yaml is streamed to stdout as it is written; a --watch round below streams it after the round's banner
+    const round = await whyPendingRound(target, deps, stdoutSink(deps));
+    if (round.text) deps.stdout(round.text);
     return { exitCode: round.exitCode };
   }
   const { watchLoop } = await import('./watch.js');
   return watchLoop({
     intervalMs: watchMs,
     deps,
-    round: () => whyPendingRound(target, deps),
+    round: () => whyPendingRound(target, deps, 'deferred'),
     machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => podChanges(prev.reports, next.reports),
   });
@@ -210,8 +226,8 @@ function rejectInvalidQuantities(pods: Pod[]): void {
   }
 }
 
-/** One complete run: gather, analyse, check, render. */
-export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise<WhyPendingRound> {
+/** One complete run: gather, analyse, check, render; with a sink, -o json|yaml is written to it instead of returned. */
+export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<WhyPendingRound> {
   const now = resolveNow(o, deps);
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps, 'why-pending');
@@ -247,23 +263,35 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
     return r;
   });
 
+  // Karpenter beside CA: who serves each Pending pod and every NodePool's verdict (src/checks/lib/karpenter.ts)
+  const kViews = karpenterInputs(analysis).present
+    ? pods.map((p) => (p.report.verdict === 'not-pending' || p.report.verdict === 'fits-existing-node' ? undefined : karpenterPodView(analysis, p)))
+    : [];
+  const kByReport = new Map(reports.map((r, i) => [r, kViews[i]]));
+
   for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
   for (const g of raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
 
   let text: string;
+  let write: DeferredWrite | undefined;
   if (o.output === 'name') {
     text = renderNames('pod', reports.map((r) => r.name));
   } else if (o.output === 'json' || o.output === 'yaml') {
-    text = await renderMachineReport(o.output, {
-      schemaVersion: 1,
+    const { whyPendingPodEntries, WHY_PENDING_SCHEMA_VERSION } = await import('./why-pending-json.js');
+    const report = {
+      schemaVersion: WHY_PENDING_SCHEMA_VERSION,
       command: 'why-pending',
       now: now.toISOString(),
       findings,
       skipped,
-      pods: reports,
-      // is CA running at all (added in the same schema version: fields are only ever added)
+      // built entry by entry as they are written; a named pod gets every node and every node group (v1's detail)
+      pods: withKarpenterEntries(whyPendingPodEntries(analysis, pods, reports, { full: Boolean(o.showNodes || o.pod) }), kViews),
+      // is CA running at all
       caHealth: { running: caHealth.running, findings: caHealth.findings.map((f) => f.checkId) },
-    });
+    };
+    if (sink === 'deferred') write = (s) => writeMachineReport(o.output, report, s);
+    else if (sink) await writeMachineReport(o.output, report, sink);
+    text = sink ? '' : await renderMachineReport(o.output, report);
   } else {
     const notes: string[] = [];
     // say where casdoctor looked: without -n, the context's namespace (as kubectl), which may not be where the pods are
@@ -271,7 +299,7 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
       notes.push(`namespace ${o.namespace} (the kubeconfig context's, as kubectl uses it); -n <namespace> for another, -A for every namespace`);
     if (analysis.nodeGroups.length === 0)
       notes.push(
-        'no Auto Scaling Groups in the input: node groups cannot be evaluated (add `aws autoscaling describe-auto-scaling-groups --output json`)',
+        noNodeGroupsNote(analysis, 'no Auto Scaling Groups in the input: node groups cannot be evaluated (add `aws autoscaling describe-auto-scaling-groups --output json`)'),
       );
     // N equivalent Pending replicas read as one block with a count (JSON keeps every pod)
     const { groupReplicas } = await import('./replicas.js');
@@ -283,12 +311,16 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
         replicas,
         findings,
         skipped,
-        header: reportHeader(analysis.ca, now, o, `expander ${analysis.ca.flags.expander.value}`),
+        header: reportHeader(analysis.ca, now, o, `expander ${analysis.ca.flags.expander.value}`, headerProvider(analysis)),
         notes,
         // -o wide: every node group, the lines as long as they are (kubectl -o wide does not fit the terminal either)
         width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
         wide: o.output === 'wide',
         hyperlinks: deps.stdoutIsTTY && supportsHyperlinks(),
+        karpenter: (r, st) => {
+          const v = kByReport.get(r);
+          return v ? renderKarpenterPodSection(v, st, { version: karpenterInputs(analysis).settings?.version }) : [];
+        },
       },
       await terminalStyle(o.color && deps.stdoutIsTTY),
     );
@@ -301,5 +333,5 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps): Promise
     exitCode = cannot || failing ? EXIT.findings : EXIT.ok;
   }
   // --strict: a check skipped for missing or forbidden data leaves the report incomplete (exit 3)
-  return { text, reports, exitCode: strictExitCode(exitCode, o.strict, skipped.length > 0) };
+  return { text, reports, exitCode: strictExitCode(exitCode, o.strict, skipped.some(isIncompleteSkip)), ...(write ? { write } : {}) };
 }

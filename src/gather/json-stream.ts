@@ -211,7 +211,7 @@ async function streamIndentedList(
   let start = bracket; // the '[' or ',' before the next unparsed item
   // a run of items from `start` to `end` goes to a worker; what follows goes into a new segment
   const toWorker = (par: NonNullable<typeof parallel>, slot: Slot, start: number, end: number, data: Buffer): void => {
-    const bytes = new Uint8Array(end - start + 1); // the spare last byte becomes the run's ']'
+    const bytes = par.pool.buffer(end - start + 1); // the spare last byte becomes the run's ']'
     bytes.set(data.subarray(start, end));
     const fileOffset = base + start;
     const p = par.pool.submit(slot, bytes, unit, fileOffset).then((r) => {

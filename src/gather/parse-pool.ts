@@ -23,12 +23,19 @@ export interface UnitResult {
   fileOffset?: number;
   /** The worker itself failed (not the input). */
   crashed?: boolean;
+  /** The unit's bytes, handed back for reuse. */
+  bytes?: Uint8Array;
 }
+
+/** Spare unit buffers kept for reuse: about what the workers may have queued. */
+const SPARE_BUFFERS = 8;
 
 export class ParsePool {
   private readonly slots: Slot[];
   private readonly pending = new Map<number, { slot: Slot; resolve: (r: UnitResult) => void }>();
   private nextId = 0;
+  // Unit buffers the workers handed back: a fresh 1 MiB buffer per unit cost page faults and external-memory GCs.
+  private readonly spare: ArrayBuffer[] = [];
 
   private constructor(size: number, mapperUrl: string, mapperArg: unknown, workerUrl: URL) {
     this.slots = [];
@@ -70,6 +77,14 @@ export class ParsePool {
     return best;
   }
 
+  /** A buffer of `length` bytes for a unit, reusing one a worker handed back when it is large enough. */
+  buffer(length: number): Uint8Array {
+    const i = this.spare.findIndex((b) => b.byteLength >= length);
+    if (i >= 0) return new Uint8Array(this.spare.splice(i, 1)[0], 0, length);
+    // room for the item that ends a unit past its nominal size, so most buffers fit the next unit
+    return new Uint8Array(new ArrayBuffer(length + (length >> 3)), 0, length);
+  }
+
   /** Sends `bytes` (transferred: the caller gives them up) to a worker; resolves with its JSON text or error. */
   submit(slot: Slot, bytes: Uint8Array, unit: string, fileOffset: number): Promise<UnitResult> {
     const id = this.nextId++;
@@ -90,6 +105,7 @@ export class ParsePool {
     if (!p) return;
     this.pending.delete(id);
     if (--p.slot.inFlight === 0) p.slot.worker.unref();
+    if (r.bytes && this.spare.length < SPARE_BUFFERS) this.spare.push(r.bytes.buffer as ArrayBuffer);
     p.resolve(r);
   }
 

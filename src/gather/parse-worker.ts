@@ -16,7 +16,8 @@ parentPort?.on('message', (m: { id: number; bytes: Uint8Array; unit: string; fil
   try {
     const items: unknown[] = [];
     parseUnit(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), m.unit, m.fileOffset, items, mapItem);
-    parentPort?.postMessage({ id: m.id, text: JSON.stringify(items.map(mapper.toTransport)) });
+    // the bytes go back (transferred, not copied) for the next unit
+    parentPort?.postMessage({ id: m.id, text: JSON.stringify(items.map(mapper.toTransport)), bytes: m.bytes }, [m.bytes.buffer as ArrayBuffer]);
   } catch (e) {
     const err = e as Error & { fileOffset?: number };
     // malformed input is a SyntaxError with its file offset; anything else is this worker failing

@@ -24,10 +24,16 @@ export const KIND_TO_DATA: Record<string, DataKind> = {
   ProvisioningRequest: 'provisioningRequests',
   PodTemplate: 'podTemplates',
   CapacityBuffer: 'capacityBuffers',
+  NodePool: 'nodePools',
+  EC2NodeClass: 'ec2NodeClasses',
+  NodeClaim: 'nodeClaims',
 };
 
 /** CA's custom resources and PodTemplates: few and small, recognised by the loader with their full check (ca-crds.ts). */
 export const CA_CRD_TARGETS: ReadonlySet<DataKind> = new Set(['provisioningRequests', 'podTemplates', 'capacityBuffers']);
+
+/** Karpenter's custom resources: few, kept whole and recognised by the loader with their full check (karpenter-crds.ts). */
+export const KARPENTER_CRD_TARGETS: ReadonlySet<DataKind> = new Set(['nodePools', 'ec2NodeClasses', 'nodeClaims']);
 
 /** Own keys only: a kind named "constructor" or "toString" is just unknown. */
 export function kindTarget(kind: string): DataKind | undefined {
@@ -55,21 +61,27 @@ export function prefit(item: unknown, profile: FieldProfile = 'read'): unknown {
   if (
     !target ||
     CA_CRD_TARGETS.has(target) ||
+    KARPENTER_CRD_TARGETS.has(target) ||
     (item.kind === 'Event' && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('events.k8s.io/'))
   )
     return item;
   const problems: string[] = [];
   const obj = fitToShape(target, item, problems, '', true, profile);
-  return new Prefitted(target, obj, problems, whoOf(item.kind, item.metadata));
+  // the object's name is only read to prefix a warning: built for the few items with a problem, not for 100k pods
+  return new Prefitted(target, obj, problems, problems.length > 0 ? whoOf(item.kind, item.metadata) : '');
 }
 
-/** A prefit result as JSON: [target, object or null, problems, who] for a fitted item, {raw} for anything else. */
+/**
+ * A prefit result as JSON: [target, object or null] for a fitted item without problems, [target, object or null,
+ * problems, who] with some, {raw} for anything else.
+ */
 export function toTransport(v: unknown): unknown {
-  return v instanceof Prefitted ? [v.target, v.obj ?? null, v.problems, v.who] : { raw: v };
+  if (!(v instanceof Prefitted)) return { raw: v };
+  return v.problems.length > 0 ? [v.target, v.obj ?? null, v.problems, v.who] : [v.target, v.obj ?? null];
 }
 
 export function fromTransport(t: unknown): unknown {
-  if (Array.isArray(t)) return new Prefitted(t[0], t[1] ?? undefined, t[2], t[3]);
+  if (Array.isArray(t)) return new Prefitted(t[0], t[1] ?? undefined, t[2] ?? [], t[3] ?? '');
   return (t as { raw: unknown }).raw;
 }
 

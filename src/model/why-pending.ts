@@ -18,7 +18,7 @@ export interface PodGroupResult {
   fits: boolean;
   /** The reasons CA would give for this group: its skip reason, else the first failing plugin's reasons. */
   reasons: string[];
-  template: { source: 'node' | 'asg' | 'none'; instanceType?: string; fromNode?: string; reason?: string };
+  template: { source: 'node' | 'asg' | 'provider' | 'none'; instanceType?: string; fromNode?: string; reason?: string };
   discovered: boolean;
   minSize: number;
   maxSize: number;
@@ -66,4 +66,68 @@ export interface PodReport {
    */
   caEvent?: { reason: string; message: string; time?: string; ageSeconds?: number; provisioningRequest?: string };
   expander?: { name: string; choice?: string; candidates: string[]; note?: string };
+}
+
+/** JSON contract v2 (docs/json.md): the scheduler's view of a pod as kube-scheduler aggregates it. */
+export interface SchedulerSummary {
+  nodesTotal: number;
+  /** How many nodes the pod fits on now. */
+  fits: number;
+  /** The first of them, in snapshot order (at most FIT_NODES_SAMPLE). */
+  fitNodes: string[];
+  /** One entry per scheduler reason: how many nodes gave it and the first few of them (a node may give several). */
+  reasons: Array<{ reason: string; count: number; sampleNodes: string[] }>;
+  /** kube-scheduler's FitError text, "0/N nodes are available: ..."; "" when some node fits. */
+  message: string;
+  /** Every node's result (v1's scheduler.nodes): only with --show-nodes or for a single named pod. */
+  nodes?: PodNodeResult[];
+}
+
+/** CA's scale-up size for the pods of one equivalence group on a group they fit (CA: estimator/binpacking_estimator.go). */
+export interface ScaleUpSize {
+  /** The Pending pods this estimate is for: the pod and its equivalent replicas. */
+  pods: number;
+  /** How many of them one new node of the group holds (its allocatable less DaemonSet and mirror pods). */
+  podsPerNode: number;
+  nodesNeeded: number;
+  /** max size − target size (target counts registered and upcoming nodes), capped by --max-nodes-total and --max-nodes-per-scaleup. */
+  nodesAllowed: number;
+  /** What bounds nodesAllowed. */
+  limitedBy: 'max-size' | 'max-nodes-total' | 'max-nodes-per-scaleup';
+  podsPlaced: number;
+  /** Pods this scale-up cannot place: they stay Pending until the limit moves or another group takes them. */
+  podsLeftPending: number;
+}
+
+/** A node group's row in JSON v2: v1's PodGroupResult, with CA's scale-up size when the pod fits the group. */
+export interface PodGroupResultV2 extends PodGroupResult {
+  scaleUp?: ScaleUpSize;
+}
+
+/** JSON v2: every node group, counted by reason (the groups not listed in full are in here too). */
+export interface NodeGroupSummary {
+  total: number;
+  fits: number;
+  /** How many groups `nodeGroups` lists in full (every group with --show-nodes or for a single named pod). */
+  listed: number;
+  reasons: Array<{ reason: string; count: number; sampleGroups: string[] }>;
+}
+
+/** JSON v2 `pods[]` entry carrying an evaluation. */
+export interface PodEntryV2 extends Omit<PodReport, 'scheduler' | 'nodeGroups'> {
+  /** Set when the entry stands for several equivalent Pending pods (the others say `sameAs`). */
+  equivalentPods?: { count: number; controller: string };
+  scheduler: SchedulerSummary;
+  nodeGroups: PodGroupResultV2[];
+  nodeGroupSummary: NodeGroupSummary;
+}
+
+/** JSON v2 `pods[]` entry of a pod equivalent to an earlier one: its identity, its verdict and its own CA event. */
+export interface PodSameAsEntryV2 {
+  namespace: string;
+  name: string;
+  /** "namespace/name" of the entry that carries the evaluation. */
+  sameAs: string;
+  verdict: PodVerdict;
+  caEvent?: PodReport['caEvent'];
 }

@@ -25,6 +25,8 @@ export interface WhyPendingTextInput {
   /** -o wide: a row for every node group, however many (the table is not fitted to a terminal). */
   wide?: boolean;
   replicas?: Map<PodReport, { count: number; owner: string; capacity?: string }>;
+  /** Karpenter's section of a pod (src/report/karpenter-text.ts), shown after CA's node groups; absent without Karpenter. */
+  karpenter?: (p: PodReport, s: Style) => string[];
 }
 
 const VERDICT_TEXT: Record<PodVerdict, string> = {
@@ -83,7 +85,7 @@ function hiddenSummary(hidden: PodReport['nodeGroups'], s: Style): string {
   const parts = [...byReason]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([r, n]) => `${n} × ${r}`);
-  return s.dim(`  … and ${hidden.length} more node groups: ${parts.join(' · ')} (every group is in -o json)`);
+  return s.dim(`  … and ${hidden.length} more node groups: ${parts.join(' · ')} (every group: -o wide)`);
 }
 
 function groupTable(p: PodReport, s: Style, width?: number, wide?: boolean): string[] {
@@ -181,6 +183,8 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
         out.push(`  CA logged  ${s.yellow(t(g.name))}: ${t(g.caLogged!.text, { max: 500 })}${via}${g.caLogged!.at ? s.dim(` at ${t(g.caLogged!.at)}`) : ''}`);
       }
     }
+    const karpenter = input.karpenter?.(p, s) ?? [];
+    if (karpenter.length > 0) out.push('', ...karpenter);
     const fs = podFindings.get(key) ?? [];
     if (fs.length > 0) {
       out.push('');

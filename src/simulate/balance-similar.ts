@@ -165,3 +165,32 @@ export function similarGroups(templates: readonly GroupTemplate[], cfg: Balancin
   }
   return pairs;
 }
+
+export interface SimilarSet {
+  /** Group names, sorted; the first is the set's reference. */
+  groups: string[];
+  /** For every set after the first: the first difference between the first set's reference and this set's. */
+  difference?: string;
+}
+
+/**
+ * Groups partitioned into the sets CA would balance together: by name, each group joins the first set whose reference
+ * (first group) it is similar to, or starts a new set. Comparisons are groups × sets, not groups², so 1,000 groups of
+ * one type that all differ cost what the pairs did but the sets stay linear in size. CA's relation is not transitive
+ * (tolerances), so membership is relative to the reference, as CA's FindSimilarNodeGroups compares against one group.
+ */
+export function similarSets(templates: readonly GroupTemplate[], cfg: BalancingConfig): SimilarSet[] {
+  const sorted = [...templates].sort((x, y) => (x.group < y.group ? -1 : x.group > y.group ? 1 : 0));
+  const sets: Array<{ ref: NodeInfo; set: SimilarSet }> = [];
+  for (const t of sorted) {
+    const home = sets.find((s) => templateDifference(s.ref, t.info, cfg) === undefined);
+    if (home) {
+      home.set.groups.push(t.group);
+      continue;
+    }
+    const set: SimilarSet = { groups: [t.group] };
+    if (sets.length > 0) set.difference = templateDifference(sets[0].ref, t.info, cfg);
+    sets.push({ ref: t.info, set });
+  }
+  return sets.map((s) => s.set);
+}

@@ -253,17 +253,17 @@ export function explainAgainstNodesPerNode(pod: Pod, view: ClusterView, options?
  * message as explainAgainstNodesPerNode.
  */
 export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFiltersOptions): Explanation {
-  const classOf = nodeClassKeyer(pod);
+  const classOf = nodeClassKeyer(pod, view);
   if (!classOf) return explainAgainstNodesPerNode(pod, view, options);
   const plugins = selectedPlugins(options);
   const pre = runPreFilters(pod, view, options);
   const withClaims = podHasClaims(pod);
   const isStatic = plugins.map((p) => STATIC_PLUGINS.has(p.name) || (!withClaims && VOLUME_PLUGINS.has(p.name)));
-  const classes = new Map<string, Array<FilterStatus | undefined>>();
+  const classes = new Map<number, Array<FilterStatus | undefined>>();
   // a failure in the leading run of static plugins decides the node the same way for the whole class
-  const decided = new Map<string, PredicateResult>();
-  return explain(pod, view, options, (ni) => {
-    const key = classOf(ni);
+  const decided = new Map<number, PredicateResult>();
+  return explain(pod, view, options, (ni, i) => {
+    const key = classOf(ni, i);
     const early = decided.get(key);
     if (early) return early;
     let statuses = classes.get(key);
@@ -308,11 +308,20 @@ function taintKey(node: Node): string {
   return k;
 }
 
+/** Class ids of a view's nodes for one set of label keys, by position; a position whose Node changed is keyed again. */
+interface ClassIds {
+  nodes: Array<Node | undefined>;
+  ids: number[];
+  byKey: Map<string, number>;
+}
+const classIdsByView = new WeakMap<ClusterView, Map<string, ClassIds>>();
+
 /**
- * The node-class key for a pod, or undefined when its static plugins read the node's name (spec.nodeName,
- * matchFields): then every node is its own class and the per-node path runs.
+ * The node-class id for a pod (nodes with equal ids are alike for its static plugins), or undefined when its static
+ * plugins read the node's name (spec.nodeName, matchFields): then every node is its own class and the per-node path
+ * runs. Ids are kept per view and set of label keys, so pods selecting on the same keys key each node once.
  */
-function nodeClassKeyer(pod: Pod): ((ni: NodeInfo) => string) | undefined {
+function nodeClassKeyer(pod: Pod, view: ClusterView): ((ni: NodeInfo, i: number) => number) | undefined {
   if (pod.spec.nodeName) return undefined;
   const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms?.some((t) => (t.matchFields?.length ?? 0) > 0)) return undefined;
@@ -322,11 +331,26 @@ function nodeClassKeyer(pod: Pod): ((ni: NodeInfo) => string) | undefined {
       ...(terms ?? []).flatMap((t) => (t.matchExpressions ?? []).map((e) => e.key)),
     ]),
   ].sort();
-  return (ni) => {
-    const labels = ni.node.metadata.labels ?? {};
+  const keyOf = (node: Node) => {
+    const labels = node.metadata.labels ?? {};
     // JSON keeps the key unambiguous whatever the label values hold (null: the label is absent)
     const values = keys.map((key) => (Object.hasOwn(labels, key) ? labels[key] : null));
-    return `${ni.node.spec?.unschedulable ? 1 : 0}${taintKey(ni.node)}${JSON.stringify(values)}`;
+    return `${node.spec?.unschedulable ? 1 : 0}${taintKey(node)}${JSON.stringify(values)}`;
+  };
+  let perView = classIdsByView.get(view);
+  if (!perView) classIdsByView.set(view, (perView = new Map()));
+  const sig = JSON.stringify(keys);
+  let c = perView.get(sig);
+  if (!c) perView.set(sig, (c = { nodes: [], ids: [], byKey: new Map() }));
+  const cache = c;
+  return (ni, i) => {
+    if (cache.nodes[i] === ni.node) return cache.ids[i];
+    const key = keyOf(ni.node);
+    let id = cache.byKey.get(key);
+    if (id === undefined) cache.byKey.set(key, (id = cache.byKey.size));
+    cache.nodes[i] = ni.node;
+    cache.ids[i] = id;
+    return id;
   };
 }
 
@@ -334,7 +358,7 @@ function explain(
   pod: Pod,
   view: ClusterView,
   options: RunFiltersOptions | undefined,
-  filterNode: (ni: NodeInfo) => PredicateResult,
+  filterNode: (ni: NodeInfo, i: number) => PredicateResult,
 ): Explanation {
   const total = view.nodeInfos.length;
   if (total === 0) return { message: 'no nodes available to schedule pods', nodes: [], fittingNodes: [] };
@@ -353,8 +377,9 @@ function explain(
   const nodes: NodeExplanation[] = [];
   const fittingNodes: string[] = [];
   const histogramInput: Array<readonly string[]> = [];
-  for (const ni of view.nodeInfos) {
-    const result = filterNode(ni);
+  for (let i = 0; i < total; i++) {
+    const ni = view.nodeInfos[i];
+    const result = filterNode(ni, i);
     const name = ni.node.metadata.name ?? '';
     const reasons = result.failure?.reasons ?? [];
     nodes.push({ name, fits: result.fits, reasons, result });

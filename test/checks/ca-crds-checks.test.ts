@@ -222,13 +222,12 @@ describe('priority-expander-config-invalid', () => {
 });
 
 describe('balance-similar-groups-differ', () => {
-  function withZoneB(labels: Record<string, string>, args = ['--balance-similar-node-groups=true']) {
-    const w = setup(args);
-    const n = node('ip-10-0-2-20.ec2.internal').inZone('us-east-1b').withLabels({ 'node-pool': 'general', ...labels }).build();
+  function addGroup(w: ReturnType<typeof world>, name: string, ip: string, labels: Record<string, string>) {
+    const n = node(`ip-${ip}.ec2.internal`).inZone('us-east-1b').withLabels({ 'node-pool': 'general', ...labels }).build();
     w.add('nodes', n);
     w.add(
       'autoScalingGroups',
-      asg('prod-general-b')
+      asg(name)
         .withDiscoveryTags('prod')
         .withLaunchTemplate({ id: 'lt-0general000000001', version: '$Latest' })
         .withSizes(1, 5, 1)
@@ -236,6 +235,11 @@ describe('balance-similar-groups-differ', () => {
         .withInstance(instanceIdOf(n), { InstanceType: 'm5.xlarge', AvailabilityZone: 'us-east-1b' })
         .build(),
     );
+  }
+
+  function withZoneB(labels: Record<string, string>, args = ['--balance-similar-node-groups=true']) {
+    const w = setup(args);
+    addGroup(w, 'prod-general-b', '10-0-2-20', labels);
     return w;
   }
 
@@ -244,6 +248,20 @@ describe('balance-similar-groups-differ', () => {
     expect(findings.map((f) => f.message)).toEqual([
       'Node groups prod-general and prod-general-b both run m5.xlarge, but CA does not treat them as similar: label eks.amazonaws.com/nodegroup-image is on one template only (ami-0b1c2d3e4f5a6b7c8); add --balancing-ignore-label=eks.amazonaws.com/nodegroup-image if it does not matter.',
     ]);
+  });
+
+  it('reports one finding per set of similar groups, not one per pair, naming five groups and how many more', () => {
+    const w = withZoneB({});
+    const ami = { 'eks.amazonaws.com/nodegroup-image': 'ami-0b1c2d3e4f5a6b7c8' };
+    for (let i = 0; i < 7; i++) addGroup(w, `prod-general-ami-${i}`, `10-0-3-${i + 10}`, ami);
+    const { findings } = run(w, 'balance-similar-groups-differ', 'asg-audit');
+    expect(findings.map((f) => f.message)).toEqual([
+      'Node groups prod-general-ami-0, prod-general-ami-1, prod-general-ami-2, prod-general-ami-3, prod-general-ami-4 and 2 more run m5.xlarge like prod-general, prod-general-b, but CA does not treat the two sets as similar: label eks.amazonaws.com/nodegroup-image is on one template only (ami-0b1c2d3e4f5a6b7c8); add --balancing-ignore-label=eks.amazonaws.com/nodegroup-image if it does not matter (prod-general vs prod-general-ami-0).',
+    ]);
+    expect(findings[0].subject.name).toBe('prod-general-ami-0');
+    expect(findings[0].evidence[1].observed).toBe(
+      '7 similar to prod-general-ami-0: prod-general-ami-0, prod-general-ami-1, prod-general-ami-2, prod-general-ami-3, prod-general-ami-4, prod-general-ami-5, prod-general-ami-6; 2 similar to prod-general',
+    );
   });
 
   it('stays silent for groups that differ only by zone, and when balancing is off', () => {

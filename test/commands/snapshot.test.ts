@@ -411,8 +411,9 @@ describe('casdoctor snapshot --redact', () => {
     }
     for (const p of json(dir, 'pods.json').items) if (p.spec.nodeName) expect(names.has(p.spec.nodeName)).toBe(true);
 
-    const plain = await whyPending([DEMO]);
-    const redacted = await whyPending([dir]);
+    // --show-nodes: every node's name is in the report (JSON v2 names only samples without it)
+    const plain = await whyPending([DEMO], { showNodes: true });
+    const redacted = await whyPending([dir], { showNodes: true });
     const verdicts = (r: any) => r.pods.map((p: any) => [p.namespace, p.name, p.verdict, p.nodeGroups.map((g: any) => [g.name, g.fits])]);
     expect(verdicts(redacted.json)).toEqual(verdicts(plain.json));
     const findings = (r: any) => r.findings.map((f: any) => [f.checkId, f.severity, f.subject, f.nodeGroup]);

@@ -20,7 +20,7 @@ describe('casdoctor why-pending on the bundled demo (real process)', () => {
       'pods',
     ]);
     expect(report).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       command: 'why-pending',
       now: '2026-11-21T10:00:00.000Z',
     });

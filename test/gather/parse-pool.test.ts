@@ -153,4 +153,29 @@ describe('parse workers', () => {
     expect(err.message).toBe(alone.message);
     expect(err.message).toContain(`${path}:${line + 1}:`);
   });
+
+  it('reuse the bytes a worker hands back for the next unit instead of allocating a fresh buffer', async () => {
+    const prefitUrl = pathToFileURL(join(ROOT, 'dist', 'gather', 'prefit.js')).href;
+    const pool = poolModule.ParsePool.create(prefitUrl, 'read', 1);
+    expect(pool).toBeDefined();
+    if (!pool) return;
+    try {
+      const text = Buffer.from('[\n        {\n            "kind": "Pod", "metadata": {"name": "a"}, "spec": {"containers": []}\n        }');
+      const bytes = pool.buffer(text.length + 1);
+      bytes.set(text);
+      const sent = bytes.buffer;
+      const slot = pool.available();
+      expect(slot).toBeDefined();
+      if (!slot) return;
+      const r = await pool.submit(slot, bytes, '    ', 0);
+      expect(r.error).toBeUndefined();
+      expect(JSON.parse(r.text ?? '')[0][1].metadata.name).toBe('a');
+      expect(sent.byteLength).toBe(0); // transferred to the worker
+      const again = pool.buffer(text.length + 1);
+      expect(again.buffer).toBe(r.bytes?.buffer);
+      expect(pool.buffer(text.length + 1).buffer).not.toBe(again.buffer); // one spare, now taken
+    } finally {
+      await pool.close();
+    }
+  });
 });

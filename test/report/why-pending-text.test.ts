@@ -82,7 +82,7 @@ describe('the node-group table of a Pending pod', () => {
     const maxSize = count((g) => g.reasons[0] === 'max node group size reached');
     expect(fits).toBe(4);
     expect(text).toContain(
-      `… and ${hidden} more node groups: ${hidden - 20 - taints - fits - maxSize} × Insufficient cpu · 20 × not discovered by CA · ${taints} × node(s) had untolerated taint {gpu: true} · ${fits} × fits · ${maxSize} × max node group size reached (every group is in -o json)`,
+      `… and ${hidden} more node groups: ${hidden - 20 - taints - fits - maxSize} × Insufficient cpu · 20 × not discovered by CA · ${taints} × node(s) had untolerated taint {gpu: true} · ${fits} × fits · ${maxSize} × max node group size reached (every group: -o wide)`,
     );
   });
 });

@@ -6,6 +6,7 @@ import {
   type BalancingConfig,
   balancingConfigFrom,
   similarGroups,
+  similarSets,
   templateDifference,
 } from '../../src/simulate/balance-similar.js';
 import { buildCaConfig } from '../../src/simulate/ca-config.js';
@@ -72,5 +73,26 @@ describe('similarGroups', () => {
       { a: 'eks-a', b: 'eks-big', similar: false, difference: 'capacity cpu differs (4000 vs 8000): only memory may differ' },
       { a: 'eks-b', b: 'eks-big', similar: false, difference: 'capacity cpu differs (4000 vs 8000): only memory may differ' },
     ]);
+  });
+});
+
+describe('similarSets', () => {
+  it('puts each group in the first set whose first group it is similar to, with the difference from the first set', () => {
+    const big = node('template-node-for-eks-big').withCapacity({ cpu: '8' }).build();
+    const big2 = node('template-node-for-eks-big-2').inZone('us-east-1b').withCapacity({ cpu: '8' }).build();
+    const groups = [
+      { group: 'eks-big-2', info: tpl(big2) },
+      { group: 'eks-b', info: tpl(b) },
+      { group: 'eks-big', info: tpl(big) },
+      { group: 'eks-a', info: tpl(a) },
+    ];
+    expect(similarSets(groups, cfg())).toEqual([
+      { groups: ['eks-a', 'eks-b'] },
+      { groups: ['eks-big', 'eks-big-2'], difference: 'capacity cpu differs (4000 vs 8000): only memory may differ' },
+    ]);
+  });
+
+  it('returns a single set when every group is similar, so nothing differs', () => {
+    expect(similarSets([{ group: 'eks-a', info: tpl(a) }, { group: 'eks-b', info: tpl(b) }], cfg())).toEqual([{ groups: ['eks-a', 'eks-b'] }]);
   });
 });

@@ -8,15 +8,16 @@ type SkipKind = NonNullable<GroupEvaluation['skip']>['kind'];
 
 /**
  * For every group skipped with `kind` for at least one blocked pod whose predicates pass on the group's template,
- * reports once per group, listing those pods.
+ * reports once per group, listing those pods. `pods`: the blocked pods to look at (default: every one in scope).
  */
 export function reportSkippedGroups(
   ctx: CheckContext<'skipped'>,
   kind: SkipKind,
   remediation: (g: NodeGroup, e: GroupEvaluation) => string,
+  pods: readonly PodAnalysis[] = blocked(ctx.analysis),
 ): void {
   const byGroup = new Map<string, { e: GroupEvaluation; pods: PodAnalysis[] }>();
-  for (const p of blocked(ctx.analysis)) {
+  for (const p of pods) {
     for (const e of p.groups) {
       if (e.skip?.kind !== kind || !e.template.node || e.failures.length > 0 || e.notEvaluated.length > 0)
         continue;

@@ -149,7 +149,109 @@ function addExistingAnti(state: AffinityState, incoming: Pod, entry: ExistingAnt
   }
 }
 
-const affinityState = memoByViewAndPod((pod: Pod, view: ClusterView): AffinityState => {
+/**
+ * Existing pods' labels by node position, once per view: "key\0value" (and key alone) to the positions of the nodes
+ * holding a pod with that label, ascending. Callers that change view.nodeInfos in place (scale-down's simulation)
+ * replace NodeInfo objects, never mutate them: `sync` adds the labels of replaced positions, so a list may name a node
+ * that no longer holds such a pod (a superset, filtered by the real match), never miss one.
+ */
+interface PodLabelIndex {
+  infos: NodeInfo[];
+  byPair: Map<string, number[]>;
+  byKey: Map<string, number[]>;
+}
+
+function addPosition(m: Map<string, number[]>, key: string, pos: number): void {
+  const list = m.get(key);
+  if (!list) m.set(key, [pos]);
+  else if (list[list.length - 1] < pos) list.push(pos);
+  else {
+    // a replaced position: insert in order unless present
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid] < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    if (list[lo] !== pos) list.splice(lo, 0, pos);
+  }
+}
+
+function indexNode(index: PodLabelIndex, ni: NodeInfo, pos: number): void {
+  for (const p of ni.pods) {
+    const labels = p.metadata.labels;
+    if (!labels) continue;
+    for (const k in labels) {
+      if (!Object.hasOwn(labels, k)) continue;
+      addPosition(index.byKey, k, pos);
+      addPosition(index.byPair, pair(k, labels[k]), pos);
+    }
+  }
+}
+
+const podLabelIndexes = new WeakMap<ClusterView, PodLabelIndex>();
+
+function podLabelIndex(view: ClusterView): PodLabelIndex {
+  const infos = view.nodeInfos;
+  let index = podLabelIndexes.get(view);
+  if (!index || index.infos.length !== infos.length) {
+    index = { infos: [...infos], byPair: new Map(), byKey: new Map() };
+    for (let i = 0; i < infos.length; i++) indexNode(index, infos[i], i);
+    podLabelIndexes.set(view, index);
+    return index;
+  }
+  for (let i = 0; i < infos.length; i++) {
+    if (index.infos[i] === infos[i]) continue;
+    index.infos[i] = infos[i];
+    indexNode(index, infos[i], i);
+  }
+  return index;
+}
+
+function unionSorted(lists: number[][]): number[] {
+  if (lists.length === 1) return lists[0];
+  return [...new Set(lists.flat())].sort((a, b) => a - b);
+}
+
+/** Positions of the nodes that may hold a pod the selector matches; undefined when no requirement narrows it. */
+function candidatePositions(selector: CompiledSelector, index: PodLabelIndex): number[] | undefined {
+  if (!selector.requirements) return []; // matches nothing (no selector, or an invalid one)
+  let best: number[] | undefined;
+  for (const r of selector.requirements) {
+    let list: number[];
+    if (r.operator === 'In') list = unionSorted((r.values ?? []).map((v) => index.byPair.get(pair(r.key, v)) ?? []));
+    else if (r.operator === 'Exists') list = index.byKey.get(r.key) ?? [];
+    else continue;
+    if (!best || list.length < best.length) best = list;
+  }
+  return best;
+}
+
+/**
+ * The nodes whose pods can count for the incoming pod's terms: a pod counts for its affinity only when it matches
+ * every term (so one term's candidates suffice), for its anti-affinity when it matches any term. Undefined: all nodes.
+ */
+function incomingCandidates(state: AffinityState, index: PodLabelIndex): number[] | undefined {
+  const lists: number[][] = [];
+  if (state.affinity.length > 0) {
+    let best: number[] | undefined;
+    for (const t of state.affinity) {
+      const c = candidatePositions(t.selector, index);
+      if (c && (!best || c.length < best.length)) best = c;
+    }
+    if (!best) return undefined;
+    lists.push(best);
+  }
+  for (const t of state.anti) {
+    const c = candidatePositions(t.selector, index);
+    if (!c) return undefined;
+    lists.push(c);
+  }
+  return lists.length === 0 ? [] : unionSorted(lists);
+}
+
+function newState(pod: Pod, view: ClusterView): AffinityState {
   const affinity = buildTerms(
     pod,
     pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
@@ -160,7 +262,7 @@ const affinityState = memoByViewAndPod((pod: Pod, view: ClusterView): AffinitySt
   );
   const needsNamespaceLabels =
     !view.namespaceLabels && [...affinity, ...anti].some((t) => t.nsSelector && !t.nsSelector.empty);
-  const state: AffinityState = {
+  return {
     affinity,
     anti,
     needsNamespaceLabels,
@@ -169,11 +271,84 @@ const affinityState = memoByViewAndPod((pod: Pod, view: ClusterView): AffinitySt
     existingAnti: new Map(),
     existingAntiUnknown: new Map(),
   };
-  if (affinity.length > 0 || anti.length > 0)
+}
+
+/** The PreFilter state scanning every pod of the view: the reference the indexed state must equal. */
+const affinityStateByScan = memoByViewAndPod((pod: Pod, view: ClusterView): AffinityState => {
+  const state = newState(pod, view);
+  if (state.affinity.length > 0 || state.anti.length > 0)
     for (const ni of view.nodeInfos) addIncomingCounts(state, ni, view);
   for (const entry of existingAntiPods(view)) addExistingAnti(state, pod, entry, view);
   return state;
 });
+
+/**
+ * The PreFilter state from the nodes whose pods carry a label the terms require (in view order, so counts and the
+ * first example are the scan's), and the existing anti-affinity terms whose selector the pod's labels can meet.
+ */
+const affinityState = memoByViewAndPod((pod: Pod, view: ClusterView): AffinityState => {
+  const state = newState(pod, view);
+  if (state.affinity.length > 0 || state.anti.length > 0) {
+    const infos = view.nodeInfos;
+    const positions = incomingCandidates(state, podLabelIndex(view));
+    if (positions === undefined) for (const ni of infos) addIncomingCounts(state, ni, view);
+    else for (const i of positions) addIncomingCounts(state, infos[i], view);
+  }
+  const entries = existingAntiPods(view);
+  for (const i of existingAntiCandidates(entries, pod)) addExistingAnti(state, pod, entries[i], view);
+  return state;
+});
+
+/** Existing anti-affinity entries by what their terms require of the incoming pod's labels, once per entry list. */
+interface ExistingAntiIndex {
+  /** entries with a term no requirement narrows: always candidates */
+  always: number[];
+  byPair: Map<string, number[]>;
+  byKey: Map<string, number[]>;
+}
+
+const existingAntiIndexes = new WeakMap<ExistingAnti[], ExistingAntiIndex>();
+
+function existingAntiIndex(entries: ExistingAnti[]): ExistingAntiIndex {
+  let index = existingAntiIndexes.get(entries);
+  if (index) return index;
+  index = { always: [], byPair: new Map(), byKey: new Map() };
+  entries.forEach((entry, i) => {
+    for (const t of entry.terms) {
+      const reqs = t.selector.requirements;
+      if (!reqs) continue; // selects no pod
+      // the requirement with the fewest values: the incoming pod must carry one of them for the term to match
+      let best: (typeof reqs)[number] | undefined;
+      for (const r of reqs) {
+        if (r.operator !== 'In' && r.operator !== 'Exists') continue;
+        if (!best || (r.values?.length ?? 0) < (best.values?.length ?? 0)) best = r;
+      }
+      if (!best) {
+        if (index.always[index.always.length - 1] !== i) index.always.push(i);
+      }
+      else if (best.operator === 'Exists') addPosition(index.byKey, best.key, i);
+      else for (const v of best.values ?? []) addPosition(index.byPair, pair(best.key, v), i);
+    }
+  });
+  existingAntiIndexes.set(entries, index);
+  return index;
+}
+
+/** Positions in `entries` whose terms may match the pod, ascending (the scan's order). */
+function existingAntiCandidates(entries: ExistingAnti[], pod: Pod): number[] {
+  if (entries.length === 0) return [];
+  const index = existingAntiIndex(entries);
+  const lists: number[][] = [index.always];
+  const labels = pod.metadata.labels ?? {};
+  for (const k in labels) {
+    if (!Object.hasOwn(labels, k)) continue;
+    const byKey = index.byKey.get(k);
+    if (byKey) lists.push(byKey);
+    const byPair = index.byPair.get(pair(k, labels[k]));
+    if (byPair) lists.push(byPair);
+  }
+  return unionSorted(lists);
+}
 
 /** The state including a candidate node that is not part of the view (its own pods count too). */
 function stateWithCandidate(
@@ -203,7 +378,16 @@ function describeTerm(t: Term): string {
 }
 
 export function interPodAffinity(pod: Pod, nodeInfo: NodeInfo, view: ClusterView): FilterStatus {
-  let state = affinityState(pod, view);
+  return filterWithState(affinityState(pod, view), pod, nodeInfo, view);
+}
+
+/** interPodAffinity with its PreFilter state from a scan of every pod: the reference for the indexed state's tests. */
+export function interPodAffinityByScan(pod: Pod, nodeInfo: NodeInfo, view: ClusterView): FilterStatus {
+  return filterWithState(affinityStateByScan(pod, view), pod, nodeInfo, view);
+}
+
+function filterWithState(prefilter: AffinityState, pod: Pod, nodeInfo: NodeInfo, view: ClusterView): FilterStatus {
+  let state = prefilter;
   const invalid = [...state.affinity, ...state.anti].find((t) => !t.selector.valid);
   if (invalid) {
     // upstream PreFilter fails with the selector parse error; the pod cannot be scheduled anywhere

@@ -11,6 +11,8 @@ export interface CompiledSelector {
   empty: boolean;
   /** false when LabelSelectorAsSelector would return an error. */
   valid: boolean;
+  /** Every requirement a label set must meet (matchLabels as In); absent when the selector matches nothing. */
+  requirements?: readonly LabelSelectorRequirement[];
 }
 
 const NOTHING: CompiledSelector = { matches: () => false, empty: false, valid: true };
@@ -60,8 +62,13 @@ export function compileLabelSelector(
   }
   reqs.push(...(selector.matchExpressions ?? []), ...extra);
   if (!reqs.every(requirementValid)) return INVALID;
-  if (reqs.length === 0) return { matches: () => true, empty: true, valid: true };
-  return { matches: (labels) => reqs.every((r) => requirementMatches(r, labels)), empty: false, valid: true };
+  if (reqs.length === 0) return { matches: () => true, empty: true, valid: true, requirements: reqs };
+  return {
+    matches: (labels) => reqs.every((r) => requirementMatches(r, labels)),
+    empty: false,
+    valid: true,
+    requirements: reqs,
+  };
 }
 
 /** "app=web,tier in (a,b)" in kubectl's selector notation, for details. */

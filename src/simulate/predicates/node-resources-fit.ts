@@ -28,6 +28,32 @@ export interface InsufficientResource {
   unresolvable: boolean;
 }
 
+interface PodRequestSummary {
+  req: Record<string, number>;
+  scalars: string[];
+  cpu: number;
+  memory: number;
+  storage: number;
+}
+const requestSummaries = new WeakMap<Pod, PodRequestSummary>();
+
+/** The pod's requests once per pod (the PreFilter's computePodResourceRequest), not once per node. */
+function requestsOf(pod: Pod): PodRequestSummary {
+  let s = requestSummaries.get(pod);
+  if (!s) {
+    const req = podRequests(pod);
+    s = {
+      req,
+      scalars: Object.keys(req).filter(isScalarResourceName).sort(),
+      cpu: req.cpu ?? 0,
+      memory: req.memory ?? 0,
+      storage: req['ephemeral-storage'] ?? 0,
+    };
+    requestSummaries.set(pod, s);
+  }
+  return s;
+}
+
 /** All shortfalls of `pod` on `nodeInfo`, in upstream order. */
 export function insufficientResources(pod: Pod, nodeInfo: NodeInfo): InsufficientResource[] {
   const out: InsufficientResource[] = [];
@@ -42,11 +68,7 @@ export function insufficientResources(pod: Pod, nodeInfo: NodeInfo): Insufficien
       unresolvable: false,
     });
   }
-  const req = podRequests(pod);
-  const scalars = Object.keys(req).filter(isScalarResourceName).sort();
-  const cpu = req.cpu ?? 0;
-  const memory = req.memory ?? 0;
-  const storage = req['ephemeral-storage'] ?? 0;
+  const { req, scalars, cpu, memory, storage } = requestsOf(pod);
   if (cpu === 0 && memory === 0 && storage === 0 && scalars.length === 0) return out;
 
   const check = (name: string, wanted: number) => {

@@ -1,6 +1,6 @@
 import type { Severity } from '../model/findings.js';
 import { shellCommand } from '../model/shell.js';
-import { auditedGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject } from './lib/asg-audit.js';
 
@@ -34,6 +34,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       suspended: 'Node group {group} has the {process} process suspended ({reason}): {effect}.',
     },
@@ -41,7 +42,7 @@ export default defineCheck({
       'AWS Auto Scaling SuspendProcesses; cluster-autoscaler cloudprovider/aws/auto_scaling_groups.go',
   },
   run(ctx) {
-    for (const g of auditedGroups(ctx.analysis)) {
+    for (const g of auditedAsgGroups(ctx.analysis)) {
       if (!g.discovered) continue;
       for (const p of g.asg.SuspendedProcesses ?? []) {
         const e = EFFECTS[p.ProcessName];

@@ -1,5 +1,5 @@
 import type { ScalingActivity } from '../model/aws.js';
-import { auditedGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject } from './lib/asg-audit.js';
 
@@ -51,6 +51,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'scalingActivities'],
+    providers: ['aws'],
     messages: {
       failed: 'Node group {group}: a launch failed at {time} ({kind}){after}: "{message}".',
     },
@@ -60,7 +61,7 @@ export default defineCheck({
   run(ctx) {
     const a = ctx.analysis;
     const now = a.now.getTime();
-    for (const g of auditedGroups(a)) {
+    for (const g of auditedAsgGroups(a)) {
       if (!g.discovered) continue;
       const acts = a.raw.scalingActivities
         .filter((x) => x.AutoScalingGroupName === g.name)

@@ -22,6 +22,7 @@ export default defineCheck({
     upstream: 'cluster-autoscaler expander/priority/priority.go (reloadConfigMap, BestOptions)',
   },
   run(ctx) {
+    const asgWord = ctx.analysis.provider.id === 'aws' ? 'ASG' : 'node group';
     const a = ctx.analysis;
     const ns = a.ca.flags.namespace.value;
     const cm = `${ns}/${PRIORITY_CONFIGMAP_NAME}`;
@@ -70,7 +71,7 @@ export default defineCheck({
         nodeGroup: group,
         caReason: 'PriorityConfigMapNotMatchedGroup',
         evidence: evidence(ev),
-        remediation: `Add a regex matching ${group} under the priority it should have (CA matches regexes against the ASG name, unanchored), or accept that CA only uses it when no listed group can take the pods:\n  ${describe}`,
+        remediation: `Add a regex matching ${group} under the priority it should have (CA matches regexes against the ${asgWord} name, unanchored), or accept that CA only uses it when no listed group can take the pods:\n  ${describe}`,
       });
     }
     const none = events.find((ev) => ev.reason === 'PriorityConfigMapNoGroupMatched');
@@ -81,7 +82,7 @@ export default defineCheck({
         subject,
         caReason: 'PriorityConfigMapNoGroupMatched',
         evidence: evidence(none),
-        remediation: `The regexes name no ASG CA could scale for those pods: compare them with the ASG names (CA matches the full ASG name with an unanchored Go regex):\n  ${describe}`,
+        remediation: `The regexes name no ${asgWord} CA could scale for those pods: compare them with the ${asgWord} names (CA matches the full ${asgWord} name with an unanchored Go regex):\n  ${describe}`,
       });
     }
   },

@@ -15,6 +15,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['why-pending', 'scale-down-blockers'],
     requires: ['nodes', 'deployments'],
+    providers: ['aws'],
     messages: {
       breaksLoop:
         'Node {node} has providerID "{providerID}", which the AWS provider of CA {version} cannot parse; every CA loop fails on it, so CA scales no node group up or down.',

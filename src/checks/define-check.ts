@@ -1,4 +1,5 @@
-import type { Evidence, Finding, Severity, Subject } from '../model/findings.js';
+import { type Evidence, type Finding, NOT_APPLICABLE, type Severity, type Subject } from '../model/findings.js';
+import type { ProviderId } from '../model/node-group.js';
 import { shellQuote } from '../model/shell.js';
 import { hasUnsafe, oneLine } from '../model/text.js';
 import type { DataKind } from '../model/snapshot.js';
@@ -24,6 +25,35 @@ export interface CheckMeta<M extends string = string> {
   messages: Record<M, string>;
   /** Upstream source the behaviour comes from. */
   upstream?: string;
+  /** CA cloud providers the check is about (absent = any): under another, the check is skipped as not applicable. */
+  providers?: ProviderId[];
+  /** The autoscaler the check is about (absent = Cluster Autoscaler); shown by `casdoctor checks` and in the README. */
+  autoscaler?: Autoscaler;
+}
+
+export type Autoscaler = 'cluster-autoscaler' | 'karpenter';
+
+/** The autoscaler a check is about, the default filled in. */
+export function checkAutoscaler(meta: Pick<CheckMeta, 'autoscaler'>): Autoscaler {
+  return meta.autoscaler ?? 'cluster-autoscaler';
+}
+
+/** What a provider-specific check is about, for the not-applicable detail. */
+const PROVIDER_SUBJECT: Record<ProviderId, string> = {
+  aws: 'AWS Auto Scaling groups',
+  externalgrpc: 'externalgrpc node groups',
+};
+
+/** Why a check does not apply to the provider CA runs with, or undefined when it does. */
+export function providerNotApplicable(
+  meta: Pick<CheckMeta, 'providers'>,
+  provider: ProviderId,
+): { reason: string; detail: string } | undefined {
+  if (!meta.providers || meta.providers.includes(provider)) return undefined;
+  return {
+    reason: NOT_APPLICABLE,
+    detail: `CA runs with --cloud-provider=${provider}; this check is about ${meta.providers.map((p) => PROVIDER_SUBJECT[p]).join(' or ')}`,
+  };
 }
 
 export interface FindingInput<M extends string> {

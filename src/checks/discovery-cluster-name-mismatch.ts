@@ -1,3 +1,4 @@
+import type { AsgNodeGroup } from '../model/node-group.js';
 import { defineCheck } from './define-check.js';
 import { caSubject, listNames, tagCommand } from './lib/asg-audit.js';
 
@@ -12,6 +13,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'nodes'],
+    providers: ['aws'],
     messages: {
       mismatch:
         "CA discovers ASGs tagged {wanted}, which no ASG carries; the ASGs owning this cluster's nodes are tagged for cluster {names}.",
@@ -26,7 +28,7 @@ export default defineCheck({
     );
     if (wanted.length === 0) return;
     const carried = new Set(a.raw.autoScalingGroups.flatMap((g) => (g.Tags ?? []).map((t) => t.Key)));
-    const owning = a.nodeGroupsResult.nodeGroups.filter((g) => g.nodes.length > 0);
+    const owning = a.nodeGroupsResult.nodeGroups.filter((g): g is AsgNodeGroup => g.provider === 'aws' && g.nodes.length > 0);
     const names = new Map<string, string[]>();
     for (const g of owning) {
       for (const t of g.asg.Tags ?? []) {

@@ -10,6 +10,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       mixed: 'CA has {nodes} --nodes flag(s) ({names}) and --node-group-auto-discovery; {overlap}.',
     },

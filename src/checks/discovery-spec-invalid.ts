@@ -13,6 +13,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit', 'preflight'],
     requires: [],
+    providers: ['aws'],
     messages: {
       invalid: 'CA rejects {flag}: {error}.',
       placeholder:

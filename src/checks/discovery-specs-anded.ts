@@ -1,5 +1,5 @@
 import type { AutoScalingGroup } from '../model/aws.js';
-import { auditedGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { caSubject, listNames } from './lib/asg-audit.js';
 
@@ -22,6 +22,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       excluded:
         'CA merges its {count} --node-group-auto-discovery flags into one filter ({merged}); {groups} match one flag but not all, so CA does not manage them.',
@@ -57,7 +58,7 @@ export default defineCheck({
         remediation: `Put every tag into one flag, e.g. --node-group-auto-discovery=asg:tag=${merged}; CA cannot OR two values of one tag.`,
       });
     }
-    const excluded = auditedGroups(a).filter(
+    const excluded = auditedAsgGroups(a).filter(
       (g) =>
         !g.discovered &&
         g.via === 'none' &&

@@ -89,6 +89,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['iamEvaluationResults', 'autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       denied: '{action} on {resource} is {decision} for {principal}{why}; in CA: {breaks}.',
       notEvaluated:

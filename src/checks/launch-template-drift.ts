@@ -1,7 +1,7 @@
 import type { LaunchTemplateVersion } from '../model/aws.js';
 import { shellCommand } from '../model/shell.js';
 import {
-  auditedGroups,
+  auditedAsgGroups,
   caLaunchTemplateVersion,
   launchTemplateSpecOf,
   versionsOf,
@@ -29,6 +29,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'launchTemplateVersions'],
+    providers: ['aws'],
     messages: {
       drift:
         'ASG {group} points at launch template {lt} {spec} (CA reads v{version}: {caDetail}); {count} running instance(s) were launched from {old} ({oldDetail}): {changes}.',
@@ -42,7 +43,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
+    for (const g of auditedAsgGroups(a)) {
       const instances = (g.asg.Instances ?? []).filter(
         (i) => i.LifecycleState !== 'Terminating' && i.LifecycleState !== 'Terminated',
       );

@@ -1,4 +1,4 @@
-import { auditedGroups, caLaunchTemplateVersion, fmt, scratchOf } from '../simulate/asg-audit.js';
+import { auditedAsgGroups, caLaunchTemplateVersion, fmt, scratchOf } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject } from './lib/asg-audit.js';
 
@@ -13,6 +13,7 @@ export default defineCheck({
     severity: 'info',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       minimums:
         'Node group {group} selects instances by attributes ({requirements}); CA simulates {type} with {simulated}, whatever the ASG launches.',
@@ -24,7 +25,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
+    for (const g of auditedAsgGroups(a)) {
       const fromPolicy = g.asg.MixedInstancesPolicy?.LaunchTemplate?.Overrides?.find(
         (o) => o.InstanceRequirements,
       )?.InstanceRequirements;

@@ -1,4 +1,4 @@
-import { auditedGroups, fmt, scratchInfo, targetedPods } from '../simulate/asg-audit.js';
+import { auditedAsgGroups, fmt, scratchInfo, targetedPods } from '../simulate/asg-audit.js';
 import type { InstanceTypeInfo } from '../simulate/instance-types.js';
 import { podRequests } from '../simulate/resources.js';
 import { defineCheck } from './define-check.js';
@@ -19,6 +19,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       smaller:
         'Node group {group}: CA simulates the first override {first} ({firstShape}) but the group may launch {other} ({otherShape}); {effect}.',
@@ -32,7 +33,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    for (const g of auditedGroups(a)) {
+    for (const g of auditedAsgGroups(a)) {
       const types = g.mixedInstances?.instanceTypes ?? [];
       if (types.length < 2) continue;
       const first = a.instanceTypes.lookup(types[0]);

@@ -1,4 +1,4 @@
-import { auditedGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject } from './lib/asg-audit.js';
 
@@ -11,6 +11,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       weighted:
         'Node group {group} weights its overrides ({weights}); CA reads DesiredCapacity {desired} as {desired} nodes while the ASG runs {instances} instance(s).',
@@ -19,7 +20,7 @@ export default defineCheck({
       'kubernetes/autoscaler#4851; cluster-autoscaler cloudprovider/aws/auto_scaling_groups.go (TargetSize = DesiredCapacity)',
   },
   run(ctx) {
-    for (const g of auditedGroups(ctx.analysis)) {
+    for (const g of auditedAsgGroups(ctx.analysis)) {
       const overrides = g.asg.MixedInstancesPolicy?.LaunchTemplate?.Overrides ?? [];
       const weighted = overrides.filter(
         (o) => o.WeightedCapacity !== undefined && o.WeightedCapacity !== '1',

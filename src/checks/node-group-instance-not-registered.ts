@@ -14,6 +14,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['why-pending'],
     requires: ['nodes', 'autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       unregistered:
         'Node group {group} has {count} InService instance(s) with no Node for over 10 minutes: {instances}.',

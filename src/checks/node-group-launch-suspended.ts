@@ -11,6 +11,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['why-pending'],
     requires: ['pods', 'autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       suspended:
         'Node group {group} has the Launch process suspended ({reason}); {count} Pending pod(s) fit it: {pods}.',
@@ -24,11 +25,11 @@ export default defineCheck({
       for (const e of p.groups) {
         if (!e.group.discovered || e.skip || e.failures.length || e.notEvaluated.length || !e.template.node)
           continue;
-        if (!e.group.suspendedProcesses.includes('Launch')) continue;
+        if (e.group.provider !== 'aws' || !e.group.suspendedProcesses.includes('Launch')) continue;
         byGroup.set(e.group.name, [...(byGroup.get(e.group.name) ?? []), podRef(p.pod)]);
       }
     }
-    for (const g of ctx.analysis.nodeGroups) {
+    for (const g of ctx.analysis.asgGroups) {
       const pods = byGroup.get(g.name);
       if (!pods) continue;
       const reason =

@@ -1,4 +1,4 @@
-import { shellCommand } from '../model/shell.js';
+import { remedyText } from '../simulate/providers/types.js';
 import { defineCheck } from './define-check.js';
 import { reportSkippedGroups } from './lib/group-skip.js';
 
@@ -17,10 +17,11 @@ export default defineCheck({
     upstream: 'cluster-autoscaler core/scaleup/orchestrator/orchestrator.go filterValidScaleUpNodeGroups',
   },
   run(ctx) {
+    const a = ctx.analysis;
     reportSkippedGroups(ctx, 'max-size', (g) =>
       g.via === 'nodes-flag'
         ? `Raise the max in CA's --nodes=${g.minSize}:${g.maxSize}:${g.name} flag (and the ASG's MaxSize to match).`
-        : `Raise the ASG's max size, e.g.\n  ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', g.name, '--max-size', String(Math.max(g.maxSize * 2, g.maxSize + 2))])}\nor add capacity in another node group the pods can use.`,
+        : `${remedyText(a.provider.raiseMaxSize(g, Math.max(g.maxSize * 2, g.maxSize + 2), a.providerContext))}\nor add capacity in another node group the pods can use.`,
     );
   },
 });

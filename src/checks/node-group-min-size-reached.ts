@@ -1,4 +1,4 @@
-import { shellCommand } from '../model/shell.js';
+import { remedyText } from '../simulate/providers/types.js';
 import { analyzeScaleDown, type NodeScaleDown } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
 import { nodesWithReason } from './lib/scale-down.js';
@@ -45,14 +45,14 @@ export default defineCheck({
         caReason: 'NodeGroupMinSizeReached',
         evidence: [
           {
-            source: flag ? `--nodes=${g.minSize}:${g.maxSize}:${name}` : `ASG ${name}`,
-            observed: `DesiredCapacity ${g.targetSize}, MinSize ${g.minSize}`,
-            expected: `DesiredCapacity > MinSize for CA to remove a node`,
+            source: flag ? `--nodes=${g.minSize}:${g.maxSize}:${name}` : g.provider === 'aws' ? `ASG ${name}` : `${ctx.analysis.provider.groupNoun} ${name}`,
+            observed: g.provider === 'aws' ? `DesiredCapacity ${g.targetSize}, MinSize ${g.minSize}` : `targetSize ${g.targetSize}, minSize ${g.minSize}`,
+            expected: g.provider === 'aws' ? `DesiredCapacity > MinSize for CA to remove a node` : 'targetSize > minSize for CA to remove a node',
           },
         ],
         remediation: flag
           ? `Lower the min in CA's --nodes flag, e.g. --nodes=${Math.max(0, g.minSize - 1)}:${g.maxSize}:${name}, if the group may shrink.`
-          : `If the group may shrink, lower its min size:\n  ${shellCommand(['aws', 'autoscaling', 'update-auto-scaling-group', '--auto-scaling-group-name', name, '--min-size', String(Math.max(0, g.minSize - 1))])}\nIf the min is a deliberate floor, nothing is wrong.`,
+          : `${remedyText(ctx.analysis.provider.lowerMinSize(g, Math.max(0, g.minSize - 1), ctx.analysis.providerContext))}\nIf the min is a deliberate floor, nothing is wrong.`,
       });
     }
   },

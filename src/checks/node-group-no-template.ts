@@ -40,9 +40,9 @@ export default defineCheck({
         caReason: 'not ready for scale-up',
         evidence: [
           {
-            source: `ASG ${g.name}`,
+            source: g.provider === 'aws' ? `ASG ${g.name}` : `${g.name}: ${ctx.analysis.provider.templateSourceLabel(g, t, 'any', ctx.analysis.providerContext)}`,
             observed: t.reason ?? 'no template',
-            expected: 'a Ready node of the group, or a scratch template from the launch template',
+            expected: g.provider === 'aws' ? 'a Ready node of the group, or a scratch template from the launch template' : "a Ready node of the group, or the provider's template",
           },
           ...(t.missing ?? []).map((m) => ({ source: 'snapshot', observed: `missing ${m}` })),
         ],
@@ -50,7 +50,9 @@ export default defineCheck({
           ? `CA's instance-type list lacks ${t.instanceType ?? 'the type'} and fails before it reads any node-template tag (aws_manager.go getAsgTemplate). Restart CA with --aws-use-static-instance-list=false and ec2:DescribeInstanceTypes (it loads the region's types at start-up only), upgrade CA to a release whose static list has the type, or use a type CA knows.`
           : t.missing?.length
             ? `Give casdoctor (and CA) the missing data: ${t.missing.join(', ')}.`
-            : 'Make sure the ASG has a launch template or configuration CA can read, or keep one Ready node in the group.',
+            : g.provider === 'aws'
+              ? 'Make sure the ASG has a launch template or configuration CA can read, or keep one Ready node in the group.'
+              : `Keep one Ready node in the group (minSize 1) so CA copies it, or fix what keeps the ${ctx.analysis.provider.groupNoun}'s template from CA (above).`,
       });
     }
   },

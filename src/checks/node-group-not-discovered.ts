@@ -10,6 +10,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['why-pending'],
     requires: ['pods', 'autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       notDiscovered:
         'Node group {group} would fit {count} Pending pod(s) ({pods}) but CA does not manage it: {why}.',
@@ -26,7 +27,7 @@ export default defineCheck({
         byGroup.set(e.group.name, [...(byGroup.get(e.group.name) ?? []), podRef(p.pod)]);
       }
     }
-    for (const g of a.nodeGroups) {
+    for (const g of a.asgGroups) {
       const pods = byGroup.get(g.name);
       if (!pods) continue;
       const tags = new Map((g.asg.Tags ?? []).map((t) => [t.Key, t.Value ?? '']));

@@ -12,6 +12,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       missing: '--nodes={spec} names ASG {group}, which does not exist in this region.',
       maxAbove:
@@ -28,6 +29,7 @@ export default defineCheck({
     for (const s of a.ca.nodeGroupSpecs) {
       const g = a.nodeGroupsResult.nodeGroups.find((x) => x.name === s.name);
       if (g && isAsgScoped(a) && !audited.has(g.name)) continue;
+      if (g && g.provider !== 'aws') continue;
       if (!g) {
         ctx.report({
           messageId: 'missing',

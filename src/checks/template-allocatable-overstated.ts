@@ -30,6 +30,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'pods'],
+    providers: ['aws'],
     messages: {
       overstated:
         "Node group {group}: CA's scratch template offers {template} allocatable (its whole capacity), a real {type} node {realWord} {real}; {effect} ({when}).",

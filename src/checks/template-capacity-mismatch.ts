@@ -24,6 +24,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'nodes'],
+    providers: ['aws'],
     messages: {
       differs:
         "Node group {group}: CA's scratch template ({templateType}) has {resource} {templateValue}, the group's {nodeType} nodes have {nodeValue}; {effect} ({when}).",

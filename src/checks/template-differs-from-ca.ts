@@ -43,13 +43,13 @@ export default defineCheck({
       if (!g.discovered) continue;
       const ours = a.template(g);
       const theirs = snap.templates.get(g.name);
-      const subject = { kind: 'AutoScalingGroup', name: g.name };
+      const subject = { kind: g.provider === 'aws' ? 'AutoScalingGroup' : 'NodeGroup', name: g.name };
       if (!theirs) {
         if (ours.node)
           ctx.report({
             messageId: 'missing',
             severity: 'info',
-            data: { group: g.name, source: ours.source === 'node' ? `node ${ours.fromNode}` : 'the ASG' },
+            data: { group: g.name, source: ours.source === 'node' ? `node ${ours.fromNode}` : ours.source === 'asg' ? 'the ASG' : ctx.analysis.provider.templateSourceLabel(g, ours, 'any', ctx.analysis.providerContext) },
             subject,
             nodeGroup: g.name,
             evidence: [{ source: 'CA /snapshotz', observed: `TemplateNodes has ${snap.templates.size} group(s), not ${g.name}` }],

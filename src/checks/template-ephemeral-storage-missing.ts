@@ -23,6 +23,7 @@ export default defineCheck({
     severity: 'warning',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'pods'],
+    providers: ['aws'],
     messages: {
       missing: "Node group {group}: CA's scratch template has no ephemeral-storage; {effect} ({when}).",
     },

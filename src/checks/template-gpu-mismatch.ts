@@ -33,6 +33,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'pods'],
+    providers: ['aws'],
     messages: {
       nodes:
         "Node group {group}: the group's nodes offer {resource} {nodeValue}, CA's scratch template {templateText}; {effect} ({when}).",

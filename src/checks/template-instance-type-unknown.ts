@@ -1,5 +1,5 @@
 import { shellCommand } from '../model/shell.js';
-import { auditedGroups, scratchOf } from '../simulate/asg-audit.js';
+import { auditedAsgGroups, scratchOf } from '../simulate/asg-audit.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject } from './lib/asg-audit.js';
 
@@ -12,6 +12,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       unknown:
         'ASG {group} uses instance type {type}, which CA does not know ({where}); CA cannot build its template: "{reason}".',
@@ -22,7 +23,7 @@ export default defineCheck({
   run(ctx) {
     const a = ctx.analysis;
     const table = a.instanceTypes;
-    for (const g of auditedGroups(a)) {
+    for (const g of auditedAsgGroups(a)) {
       const s = scratchOf(a, g);
       if (s.source !== 'none' || !s.instanceType || !/unknown EC2 instance type/.test(s.reason ?? ''))
         continue;

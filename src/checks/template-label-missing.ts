@@ -13,6 +13,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'pods'],
+    providers: ['aws'],
     messages: {
       missing:
         "Node group {group}: new nodes get label {label}={value} ({source}) but CA's scratch template has no {label}; selected by {workloads} ({when}).",

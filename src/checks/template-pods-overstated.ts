@@ -13,6 +13,7 @@ export default defineCheck({
     severity: 'info',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups'],
+    providers: ['aws'],
     messages: {
       overstated:
         "Node group {group}: CA's scratch template allows {templateValue} pods, a real {type} node takes {realValue} ({source}); CA packs up to {templateValue} pods onto each new node it plans ({when}).",

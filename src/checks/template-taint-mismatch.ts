@@ -25,6 +25,7 @@ export default defineCheck({
     severity: 'error',
     commands: ['asg-audit'],
     requires: ['autoScalingGroups', 'pods'],
+    providers: ['aws'],
     messages: {
       missing:
         "Node group {group}: new nodes get taint {taint} ({source}) but CA's scratch template does not have it; CA would scale the group for pods that do not tolerate it: {workloads} ({when}).",

@@ -38,6 +38,7 @@ export const OUTPUT_FORMATS: Readonly<Record<string, readonly string[] | 'direct
   '': ['table'],
   'why-pending': ['table', 'json', 'yaml', 'name', 'wide'],
   'asg-audit': ['table', 'json', 'yaml'],
+  'node-group-audit': ['table', 'json', 'yaml'],
   'scale-down-blockers': ['table', 'json', 'yaml', 'name', 'wide'],
   checks: ['table', 'json'],
   preflight: ['table', 'json', 'sarif', 'junit', 'markdown'],

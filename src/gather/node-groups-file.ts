@@ -1,8 +1,12 @@
 // Reads casdoctor's own node-groups file (--node-groups; schema: schemas/node-groups.schema.json) into declared
-// node groups. The reader enforces the same rules as the schema, with file:line in every error.
+// node groups. The reader enforces the same rules as the schema, with file:line in every error. The externalgrpc
+// provider's nodegroup-config.yaml is accepted too: its groups get the template the provider itself builds.
 import { InputError } from '../model/errors.js';
+import { parseExternalGrpcConfig, scrubExternalGrpcCredentials } from '../simulate/providers/externalgrpc/config.js';
+import { buildProviderTemplateNode } from '../simulate/providers/externalgrpc/template.js';
 import { isValidQuantity } from '../model/quantity.js';
-import type { DeclaredNodeGroup, DeclaredNodeGroups } from '../model/preflight.js';
+import type { ExternalGrpcConfigInput } from '../model/externalgrpc.js';
+import type { DeclaredNodeGroup, DeclaredNodeGroups, ExternalGrpcDeclaredNodeGroups } from '../model/preflight.js';
 import { eksTaintsOf, LABEL_TAG, parseEksctlTaints, setTag, TAINT_TAG } from './eksctl.js';
 import { parseYamlFile, readFlagFile } from './yaml-file.js';
 
@@ -40,11 +44,17 @@ export async function readNodeGroupsFile(path: string): Promise<DeclaredNodeGrou
 }
 
 export function parseNodeGroupsFile(text: string, file: string): DeclaredNodeGroups {
-  const { doc, lineOf } = parseYamlFile(text, file, { uniqueKeys: true, logLevel: 'error' });
+  const { doc, lineOf } = parseYamlFile(
+    text,
+    file,
+    { uniqueKeys: true, logLevel: 'error' },
+    { flag: '--node-groups', kind: 'NodeGroups' },
+  );
   const fail = (path: Array<string | number>, msg: string): never => {
     throw new InputError(`${file}:${lineOf(path)}: ${msg}`, file);
   };
   const root = doc.toJS() as unknown;
+  if (isExternalGrpcConfig(root)) return nodeGroupsFromExternalGrpcConfig(text, file, lineOf);
   if (!isObj(root)) return fail([], 'a node-groups file is a mapping with apiVersion, kind and nodeGroups');
   if (root.apiVersion !== NODE_GROUPS_API_VERSION || root.kind !== 'NodeGroups') {
     fail([], `expected apiVersion ${NODE_GROUPS_API_VERSION} and kind NodeGroups`);
@@ -233,4 +243,82 @@ function groupFrom(
     group.labels['eks.amazonaws.com/capacityType'] = capacityType;
   }
   return group;
+}
+
+/** The externalgrpc provider's nodegroup-config.yaml: no apiVersion/kind, nodeGroups[] keyed by `id` (node_group.go:117-134). */
+function isExternalGrpcConfig(root: unknown): boolean {
+  if (!isObj(root) || root.apiVersion !== undefined || root.kind !== undefined) return false;
+  const groups = root.nodeGroups;
+  return (
+    root.cloudProviderOption !== undefined ||
+    (Array.isArray(groups) && groups.length > 0 && groups.every((g) => isObj(g) && typeof g.id === 'string' && g.name === undefined))
+  );
+}
+
+// Labels BuildNodeFromTemplate adds that a real node overrides: kept out of the declared labels
+const PROVIDER_GENERATED = new Set(['kubernetes.io/hostname']);
+
+/**
+ * Declared groups from the provider's config, each with the template the provider answers CA with
+ * (BuildNodeFromTemplate, node_group.go:1040-1100): labels and taints from nodeTemplate, capacity cpu, memory,
+ * ephemeral-storage (the provider's defaults when a value does not parse) and pods 110, allocatable = capacity, no
+ * zone labels. Credentials are scrubbed before the text is parsed; the `default` group the provider adds is included.
+ */
+export function nodeGroupsFromExternalGrpcConfig(
+  text: string,
+  file: string,
+  lineOf: (path: Array<string | number>) => number = () => 1,
+): ExternalGrpcDeclaredNodeGroups {
+  const input: ExternalGrpcConfigInput = { source: { kind: 'file', path: file }, text: scrubExternalGrpcCredentials(text).text };
+  const cfg = parseExternalGrpcConfig([input]);
+  const fatal = cfg.problems.find((p) => p.fatal);
+  if (fatal) throw new InputError(`${file}: ${fatal.path ? `${fatal.path}: ` : ''}${fatal.message}`, file);
+  const warnings = cfg.problems.map((p) => `${file}: ${p.path ? `${p.path}: ` : ''}${p.message}`);
+  // a fixed clock: the template's conditions are the only time in it, and preflight does not read them
+  const now = new Date(0);
+  const groups: DeclaredNodeGroup[] = [];
+  cfg.nodeGroups.forEach((spec, i) => {
+    const built = buildProviderTemplateNode(spec, now);
+    const notes: string[] = [];
+    if (spec.implicit) notes.push('not in the file: the provider adds this catch-all group itself (min 0, max 1000, no instanceParameter)');
+    if (!built) {
+      warnings.push(`${file}: node group ${spec.id} has no nodeTemplate: the provider dereferences it and crashes`);
+      return;
+    }
+    if (built.droppedCapacity.length) notes.push(`capacity ${built.droppedCapacity.join(', ')} never reaches CA (the provider reads only cpu, memory, ephemeral-storage)`);
+    for (const d of built.defaulted) notes.push(`capacity.${d.resource} ${d.declared === undefined ? 'missing' : `"${d.declared}" does not parse`}: the provider uses ${d.used}`);
+    if (Object.keys(spec.nodeTemplate?.allocatable ?? {}).length) notes.push('nodeTemplate.allocatable is ignored by the provider');
+    if (spec.instanceParameter === '') notes.push('no instanceParameter: a scale-up of this group cannot create instances');
+    const labels = Object.fromEntries(Object.entries(built.node.metadata.labels ?? {}).filter(([k]) => !PROVIDER_GENERATED.has(k)));
+    const taints = built.node.spec?.taints ?? [];
+    const capacity = Object.fromEntries(Object.entries(built.node.status?.capacity ?? {}).map(([k, v]) => [k, String(v)]));
+    const asgTags: Array<{ key: string; value: string }> = [];
+    for (const [k, v] of Object.entries(labels)) setTag(asgTags, `${LABEL_TAG}${k}`, v);
+    for (const t of taints) setTag(asgTags, `${TAINT_TAG}${t.key}`, `${t.value ?? ''}:${t.effect}`);
+    groups.push({
+      name: spec.id,
+      origin: 'node-groups-file',
+      location: { file, line: spec.implicit ? 1 : lineOf(['nodeGroups', i]) },
+      managed: false,
+      instanceTypes: [],
+      capacity,
+      allocatable: { ...capacity },
+      architecture: 'amd64',
+      labels,
+      taints,
+      asgTags,
+      zones: [],
+      minSize: spec.minSize,
+      maxSize: spec.maxSize,
+      desiredCapacity: Math.min(Math.max(spec.targetSize, spec.minSize), spec.maxSize),
+      notes,
+    });
+  });
+  return {
+    origin: 'node-groups-file',
+    file,
+    groups,
+    warnings: groups.length === 0 ? [...warnings, `${file}: nodeGroups is empty`] : warnings,
+    externalGrpc: input,
+  };
 }

@@ -57,6 +57,8 @@ const podMeta = obj({
       'cluster-autoscaler.kubernetes.io/daemonset-pod',
       'cluster-autoscaler.kubernetes.io/pod-scale-up-delay',
       'kubernetes.io/config.mirror',
+      // Karpenter's disruption rules (kubernetes-sigs/karpenter pkg/utils/pod/scheduling.go IsDisruptable)
+      'karpenter.sh/do-not-disrupt',
     ]),
   },
 });
@@ -86,6 +88,7 @@ const container = obj(
     args: strings,
     command: strings,
     env: arr(obj({ name: S, value: S })),
+    volumeMounts: arr(obj({ name: S, mountPath: S, subPath: S, readOnly: B })),
   },
   ['name'],
 );
@@ -100,7 +103,9 @@ const podContainer = obj(
   },
   ['name'],
 );
-const podSpecWith = (container: Shape) => obj({
+// A workload's volumes also keep their ConfigMaps and its containers their volumeMounts: where CA's --cloud-config and
+// the externalgrpc provider's --nodegroup-config come from (providers/externalgrpc/deployment.ts mountedConfigMapRef)
+const podSpecWith = (container: Shape, configMapVolumes = false) => obj({
   nodeName: S,
   nodeSelector: stringMap,
   affinity: obj({
@@ -121,16 +126,18 @@ const podSpecWith = (container: Shape) => obj({
         emptyDir: obj({ medium: S, sizeLimit: Q }),
         hostPath: obj({ path: S, type: S }),
         ephemeral: obj({}),
+        ...(configMapVolumes ? { configMap: obj({ name: S, items: arr(obj({ key: S, path: S })) }) } : {}),
       },
       ['name'],
     ),
-    // only these kinds of volume are read (claims, local storage); a projected service-account token is not
+    // only these kinds of volume are read (claims, local storage; a workload's ConfigMaps); a projected token is not
     projectOnly: (v) =>
       isObject(v) &&
       (v.persistentVolumeClaim !== undefined ||
         v.emptyDir !== undefined ||
         v.hostPath !== undefined ||
-        v.ephemeral !== undefined),
+        v.ephemeral !== undefined ||
+        (configMapVolumes && v.configMap !== undefined)),
   },
   priority: N,
   priorityClassName: S,
@@ -159,7 +166,6 @@ const podSpecWith = (container: Shape) => obj({
   schedulingGates: arr(obj({ name: S })),
   resources,
 });
-const podSpec = podSpecWith(container);
 const condition = obj(
   { type: S, status: S, reason: S, message: S, lastTransitionTime: time, lastProbeTime: time, lastHeartbeatTime: time },
   ['type'],
@@ -167,7 +173,7 @@ const condition = obj(
 const objectReference = obj({ kind: S, namespace: S, name: S, uid: S, apiVersion: S, fieldPath: S });
 const workload = obj({
   metadata: objectMeta,
-  spec: obj({ replicas: N, selector: labelSelector, template: obj({ metadata: objectMeta, spec: podSpec }) }),
+  spec: obj({ replicas: N, selector: labelSelector, template: obj({ metadata: objectMeta, spec: podSpecWith(container, true) }) }),
 });
 
 const terminated = obj({ reason: S, exitCode: N, finishedAt: time, message: S });
@@ -232,9 +238,12 @@ const KUBE_SHAPES: Partial<Record<DataKind, Shape>> = {
       spec: podSpecWith(podContainer),
       status: obj({
         phase: S,
-        // of a pod's conditions casdoctor reads only PodScheduled (CA's pod filter): the others, five per running pod
-        // with their timestamps, were a sixth of a projected pod
-        conditions: { array: condition, projectOnly: (c) => isObject(c) && c.type === 'PodScheduled' },
+        // of a pod's conditions casdoctor reads only PodScheduled (CA's pod filter) and Ready (CA's own pods' health):
+        // the others, with their timestamps, were a sixth of a projected pod
+        conditions: {
+          array: condition,
+          projectOnly: (c) => isObject(c) && (c.type === 'PodScheduled' || c.type === 'Ready'),
+        },
         nominatedNodeName: S,
         startTime: time,
         containerStatuses: caContainerStatuses,

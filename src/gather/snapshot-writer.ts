@@ -12,6 +12,13 @@ import type { DataKind, RawInputs } from '../model/snapshot.js';
 import { isSecretName, scrubArgs } from '../simulate/scrub-args.js';
 import { isStackOverflow } from './input-files.js';
 import type { Redactor } from './redact.js';
+import { KARPENTER_CRD_HOW_TO_PROVIDE } from '../model/karpenter-crds.js';
+import { isKarpenterControllerDeployment, KARPENTER_SETTINGS_ENV } from '../simulate/providers/karpenter/settings.js';
+import type { ConfigMap, Deployment } from '../model/k8s.js';
+import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
+import { scrubExternalGrpcCredentials } from '../simulate/providers/externalgrpc/config.js';
+import { externalGrpcConfigMapRefs } from '../simulate/providers/externalgrpc/deployment.js';
+import { isExternalGrpcConfigText } from './externalgrpc-inputs.js';
 
 interface KubeFileSpec {
   kind: DataKind;
@@ -120,6 +127,28 @@ export const KUBE_FILES: readonly KubeFileSpec[] = [
     apiVersion: 'autoscaling.x-k8s.io/v1beta1',
     command: 'kubectl get capacitybuffers.autoscaling.x-k8s.io -A -o json',
   },
+  // Karpenter's resources (cluster-scoped)
+  {
+    kind: 'nodePools',
+    file: 'nodepools.json',
+    itemKind: 'NodePool',
+    apiVersion: 'karpenter.sh/v1',
+    command: KARPENTER_CRD_HOW_TO_PROVIDE.nodePools.replace(/ > .*$/, ''),
+  },
+  {
+    kind: 'ec2NodeClasses',
+    file: 'ec2nodeclasses.json',
+    itemKind: 'EC2NodeClass',
+    apiVersion: 'karpenter.k8s.aws/v1',
+    command: `${KARPENTER_CRD_HOW_TO_PROVIDE.ec2NodeClasses.replace(/ > .*$/, '')} (spec.userData removed)`,
+  },
+  {
+    kind: 'nodeClaims',
+    file: 'nodeclaims.json',
+    itemKind: 'NodeClaim',
+    apiVersion: 'karpenter.sh/v1',
+    command: KARPENTER_CRD_HOW_TO_PROVIDE.nodeClaims.replace(/ > .*$/, ''),
+  },
 ];
 
 /** CA's priority-expander ConfigMap (CA: expander/priority/priority.go), kept beside the status ConfigMap. */
@@ -167,6 +196,12 @@ export const AWS_FILES: readonly AwsFileSpec[] = [
     command: 'aws ec2 get-instance-types-from-instance-requirements --output json',
   },
   { kind: 'images', file: 'images.json', key: 'Images', command: 'aws ec2 describe-images --output json' },
+  {
+    kind: 'instanceTypeOfferings',
+    file: 'instance-type-offerings.json',
+    key: 'InstanceTypeOfferings',
+    command: 'aws ec2 describe-instance-type-offerings --location-type availability-zone --output json',
+  },
   {
     kind: 'scalingActivities',
     file: 'scaling-activities.json',
@@ -273,11 +308,18 @@ function scrubProbe(probe: unknown): void {
  * Container env: names stay (they say what is configured), values and their sources go. Command lines lose the
  * values of secret-like flags (`--password x` too) and URL passwords; probe headers lose their values.
  */
-function scrubContainers(list: unknown): void {
+function scrubContainers(list: unknown, keepEnv: readonly string[] = []): void {
   if (!Array.isArray(list)) return;
   for (const c of list) {
     if (!isObject(c)) continue;
-    if (Array.isArray(c.env)) c.env = c.env.map((e) => (isObject(e) && typeof e.name === 'string' ? { name: e.name } : {}));
+    if (Array.isArray(c.env))
+      c.env = c.env.map((e) =>
+        isObject(e) && typeof e.name === 'string'
+          ? keepEnv.includes(e.name) && typeof e.value === 'string'
+            ? { name: e.name, value: e.value }
+            : { name: e.name }
+          : {},
+      );
     else delete c.env;
     if (Array.isArray(c.args)) c.args = scrubArgs(c.args as string[]);
     if (Array.isArray(c.command)) c.command = scrubArgs(c.command as string[]);
@@ -311,9 +353,9 @@ function scrubTags(tags: unknown): void {
       t.Value = '[redacted]';
 }
 
-function scrubPodSpec(spec: unknown): void {
+function scrubPodSpec(spec: unknown, keepEnv: readonly string[] = []): void {
   if (!isObject(spec)) return;
-  scrubContainers(spec.containers);
+  scrubContainers(spec.containers, keepEnv);
   scrubContainers(spec.initContainers);
   scrubContainers(spec.ephemeralContainers);
 }
@@ -333,7 +375,14 @@ function scrubKubeObject(kind: DataKind, obj: KubeObject): KubeObject {
   if (kind === 'pods') scrubPodSpec(o.spec);
   else if (isObject(o.spec) && isObject(o.spec.template)) {
     scrubMetadata(o.spec.template.metadata);
-    scrubPodSpec(o.spec.template.spec);
+    // Karpenter's settings (FEATURE_GATES, VM_MEMORY_OVERHEAD_PERCENT ...) are env values and no secret: kept
+    const keep = kind === 'deployments' && isKarpenterControllerDeployment(obj as Deployment) ? KARPENTER_SETTINGS_ENV : [];
+    scrubPodSpec(o.spec.template.spec, keep);
+  }
+  // an EC2NodeClass's userData is a bootstrap script, like a launch template's UserData; tags may name secrets
+  if (kind === 'ec2NodeClasses' && isObject(o.spec)) {
+    delete o.spec.userData;
+    scrubSecretValues(o.spec.tags);
   }
   if (kind === 'podTemplates' && isObject(o.template)) {
     scrubMetadata(o.template.metadata);
@@ -358,17 +407,48 @@ export function buildSnapshotFiles(raw: RawInputs, opts: SnapshotBuildOptions): 
   }
 }
 
+/**
+ * CA with --cloud-provider=externalgrpc: the provider's ConfigMaps and CA's --cloud-config ConfigMap, keyed
+ * "namespace/name", each with the data keys a snapshot keeps: the provider's config (scrubbed again here) and CA's
+ * cloud-config; hook scripts and anything else stay out (they may hold SSH passwords).
+ */
+function externalGrpcKeep(raw: RawInputs): Map<string, (cm: ConfigMap) => ConfigMap> {
+  const out = new Map<string, (cm: ConfigMap) => ConfigMap>();
+  const found = findCaDeployment(raw.deployments);
+  if (!found) return out;
+  const ca = buildCaConfig({ deployment: found.deployment });
+  if (ca.flags.cloudProvider.value !== 'externalgrpc') return out;
+  for (const ref of externalGrpcConfigMapRefs(raw.deployments, ca)) {
+    const isCaCloudConfig = ref.why.startsWith("CA's --cloud-config");
+    out.set(`${ref.namespace}/${ref.name}`, (cm) => {
+      const data: Record<string, string> = {};
+      for (const [k, v] of Object.entries(cm.data ?? {})) {
+        if (typeof v !== 'string') continue;
+        if (isExternalGrpcConfigText(v)) data[k] = scrubExternalGrpcCredentials(v).text;
+        else if (isCaCloudConfig && /^(address|key|cert|cacert|grpc_timeout)\s*:/m.test(v)) data[k] = v;
+      }
+      return { ...cm, data };
+    });
+  }
+  return out;
+}
+
 function buildFiles(raw: RawInputs, opts: SnapshotBuildOptions): SnapshotFile[] {
   const keep = new Set(opts.statusConfigMaps.map((c) => `${c.namespace}/${c.name}`));
+  const grpcKeep = externalGrpcKeep(raw);
   const clean: Partial<RawInputs> = {};
   for (const spec of KUBE_FILES) {
     const items = ((raw[spec.kind] as KubeObject[] | undefined) ?? []).filter((o) => {
       if (!isObject(o) || o.kind === 'Secret') return false;
       if (spec.kind !== 'configMaps') return true;
       // CA's priority-expander ConfigMap is read for the expander's choice (live, only in CA's --namespace)
-      return keep.has(`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`) || o.metadata?.name === PRIORITY_EXPANDER_CONFIGMAP;
+      const id = `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+      return keep.has(id) || o.metadata?.name === PRIORITY_EXPANDER_CONFIGMAP || grpcKeep.has(id);
     });
-    (clean[spec.kind] as unknown[]) = items.map((o) => scrubKubeObject(spec.kind, o));
+    (clean[spec.kind] as unknown[]) = items.map((o) => {
+      const trim = spec.kind === 'configMaps' ? grpcKeep.get(`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`) : undefined;
+      return scrubKubeObject(spec.kind, trim ? trim(o as ConfigMap) : o);
+    });
   }
   for (const spec of AWS_FILES) {
     const items = structuredClone((raw[spec.kind] as unknown[] | undefined) ?? []).filter(isObject);
@@ -574,7 +654,8 @@ function readme(
     'Read it back with `casdoctor <command> --from <this directory> --now <the time above>`.',
     '',
     'Left out on purpose: Secrets, every ConfigMap but the Cluster Autoscaler status and priority-expander ConfigMaps,',
-    'container environment values (names are kept), launch template and launch configuration UserData, managedFields,',
+    'container environment values (names are kept; the Karpenter controller keeps its settings), launch template and',
+    'launch configuration UserData and EC2NodeClass userData, managedFields,',
     'annotations that carry manifests or credentials (e.g. kubectl.kubernetes.io/last-applied-configuration), values of',
     'secret-like command-line flags (--password x), probe HTTP header values, secret-like StorageClass parameters and tag',
     'values, URL passwords, and anything that looks like a token, key or password (AWS, GitHub and Slack tokens included).',

@@ -3,7 +3,7 @@ import type { NodeGroupVia } from './node-group.js';
 
 export interface TemplateReport {
   /** 'node' = a real node of the group, 'asg' = CA's scratch template from the ASG, 'none' = CA has no template. */
-  source: 'node' | 'asg' | 'none';
+  source: 'node' | 'asg' | 'provider' | 'none';
   instanceType?: string;
   /** The real node the template was copied from. */
   fromNode?: string;

@@ -56,6 +56,14 @@ export interface Skipped {
   detail: string;
 }
 
+/** Skip reason of a check about another cloud provider than the one CA runs with: nothing is missing, so never "incomplete". */
+export const NOT_APPLICABLE = 'not-applicable';
+
+/** Whether a skipped check leaves the report incomplete (--strict exits 3): all but the not-applicable ones. */
+export function isIncompleteSkip(s: Skipped): boolean {
+  return s.reason !== NOT_APPLICABLE;
+}
+
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||

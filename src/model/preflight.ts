@@ -1,6 +1,7 @@
 // Types shared by `casdoctor preflight`'s gatherers (manifests, eksctl, node-groups file), its simulation and its
 // renderers. Kubernetes objects keep their manifest shape; every object remembers where it was written.
 import type { Finding, Skipped } from './findings.js';
+import type { ExternalGrpcConfigInput } from './externalgrpc.js';
 import type { KubeObject, Taint } from './k8s.js';
 
 /** Where an object was written: a file path as the user gave it (or "<stdin>") and a 1-based line. */
@@ -109,6 +110,16 @@ export interface DeclaredNodeGroups {
   warnings: string[];
   /** Set when the file declares no node groups on purpose (EKS Auto Mode, hybrid nodes): nothing for CA to scale. */
   noGroupsReason?: string;
+}
+
+/** The externalgrpc provider's nodegroup-config.yaml given to --node-groups: its groups are built by the provider's
+ * own code (membership, BuildNodeFromTemplate), so preflight hands the scrubbed text to the analysis, not ASGs. */
+export interface ExternalGrpcDeclaredNodeGroups extends DeclaredNodeGroups {
+  externalGrpc: ExternalGrpcConfigInput;
+}
+
+export function isExternalGrpcDeclared(d: DeclaredNodeGroups): d is ExternalGrpcDeclaredNodeGroups {
+  return 'externalGrpc' in d;
 }
 
 /** A check as the preflight reports describe it (SARIF rules, JUnit testcases). */

@@ -85,7 +85,7 @@ export interface NodeUtilization {
   resource: string;
   threshold: number;
   /** Where the threshold came from: the CA flag or the ASG's autoscaling-options tag. */
-  thresholdSource: 'flag' | 'asg-tag';
+  thresholdSource: 'flag' | 'asg-tag' | 'provider';
   /** DaemonSet / mirror pod requests left out of numerator and denominator. */
   ignoredDaemonSets: boolean;
   ignoredMirrorPods: boolean;

@@ -1,5 +1,5 @@
 // Findings as the terminal reports of why-pending, scale-down-blockers and asg-audit print them.
-import type { Finding, Skipped } from '../model/findings.js';
+import { type Finding, NOT_APPLICABLE, type Skipped } from '../model/findings.js';
 import { safeLines, safeText } from './sanitize.js';
 import { hyperlink, type Style, severityMark } from './style.js';
 
@@ -40,12 +40,18 @@ export function findingCounts(findings: Finding[]): string {
 
 /** "skipped checks (n): <id> (<detail>); ..." as one line, or no line when nothing was skipped. */
 export function skippedLines(skipped: Skipped[], s: Style): string[] {
-  if (skipped.length === 0) return [];
-  // checks skipped for the same reason share it: one forbidden list must not repeat its AccessDenied text per check
+  // a check about another cloud provider is not a gap in the input: its own plain line, after the skipped ones
+  const missing = skipped.filter((k) => k.reason !== NOT_APPLICABLE);
+  const notApplicable = skipped.filter((k) => k.reason === NOT_APPLICABLE);
+  return [
+    ...(missing.length ? [s.yellow(`skipped checks (${missing.length}): `) + byDetailText(missing)] : []),
+    ...(notApplicable.length ? [`not applicable (${notApplicable.length}): ${byDetailText(notApplicable)}`] : []),
+  ];
+}
+
+/** "<id>, <id> (<detail>); ..." — checks skipped for the same reason share it (one AccessDenied text, not one per check). */
+function byDetailText(skipped: Skipped[]): string {
   const byDetail = new Map<string, string[]>();
   for (const k of skipped) byDetail.set(k.detail, [...(byDetail.get(k.detail) ?? []), k.checkId]);
-  return [
-    s.yellow(`skipped checks (${skipped.length}): `) +
-      [...byDetail].map(([detail, ids]) => `${ids.map((id) => safeText(id)).join(', ')} (${safeText(detail)})`).join('; '),
-  ];
+  return [...byDetail].map(([detail, ids]) => `${ids.map((id) => safeText(id)).join(', ')} (${safeText(detail)})`).join('; ');
 }

@@ -1,6 +1,6 @@
 import type { CaConfig } from '../model/ca-config.js';
 import type { Node, Pod, PriorityClass } from '../model/k8s.js';
-import type { NodeGroup, NodeGroupsResult } from '../model/node-group.js';
+import type { AsgNodeGroup, NodeGroup, NodeGroupsResult } from '../model/node-group.js';
 import type { ClusterView, NodeInfo } from '../model/scheduling.js';
 import type { DataKind, Gap, RawInputs } from '../model/snapshot.js';
 import { shellCommand, shellQuote } from '../model/shell.js';
@@ -12,11 +12,14 @@ import {
   type InstanceTypeTable,
   type StaticInstanceTypeData,
 } from './instance-types.js';
-import { buildNodeGroups } from './node-groups.js';
 import { buildClusterView } from './scheduler.js';
-import { buildTemplateNode, type TemplateResult } from './template-node.js';
+import { awsClusterNames } from './providers/aws/relevance.js';
+import { providerFor } from './providers/index.js';
+import type { NodeGroupProvider, ProviderContext } from './providers/types.js';
+import { buildTemplateNode, type TemplateContext, type TemplateResult } from './template-node.js';
 import type { CaLogSummary } from '../model/ca-log.js';
 import { CA_CRD_HOW_TO_PROVIDE, CA_CRD_RESOURCES, type CaCrdKind } from '../model/ca-crds.js';
+import { KARPENTER_CRD_HOW_TO_PROVIDE, KARPENTER_CRD_RESOURCES, type KarpenterCrdKind } from '../model/karpenter-crds.js';
 import {
   CaLogIndex,
   type CaMetricsSummary,
@@ -55,6 +58,8 @@ const HUMAN_KIND: Partial<Record<DataKind, string>> = {
   configMaps: 'configmaps',
   serviceAccounts: 'serviceaccounts',
   ...CA_CRD_RESOURCES,
+  ...KARPENTER_CRD_RESOURCES,
+  instanceTypeOfferings: 'ec2:DescribeInstanceTypeOfferings',
   autoScalingGroups: 'autoscaling:DescribeAutoScalingGroups',
   launchTemplateVersions: 'ec2:DescribeLaunchTemplateVersions',
   launchConfigurations: 'autoscaling:DescribeLaunchConfigurations',
@@ -115,55 +120,42 @@ export class Analysis {
     return this.instanceTypesMemo();
   }
 
-  private nodeGroupsMemo = memo(() =>
-    buildNodeGroups({ asgs: this.raw.autoScalingGroups, nodes: this.raw.nodes, config: this.ca }),
-  );
+  private providerMemo = memo(() => providerFor(this.ca, this.raw));
+  /** CA's cloud provider (--cloud-provider): lists the node groups, builds scratch templates, reads per-group options. */
+  get provider(): NodeGroupProvider {
+    return this.providerMemo();
+  }
+
+  private providerContextMemo = memo((): ProviderContext => ({ raw: this.raw, ca: this.ca, now: this.now }));
+  get providerContext(): ProviderContext {
+    return this.providerContextMemo();
+  }
+
+  private nodeGroupsMemo = memo(() => this.provider.buildNodeGroups(this.providerContext));
   get nodeGroupsResult(): NodeGroupsResult {
     return this.nodeGroupsMemo();
   }
 
-  /** ASGs that matter to this cluster: discovered by CA, owning nodes, or tagged for the cluster. Sorted by name. */
+  /** Groups that matter to this cluster (AWS: discovered by CA, owning nodes, or tagged for the cluster). Sorted by name. */
   private relevantGroupsMemo = memo(() => {
-    const clusterTags = this.clusterTagKeys();
-    return this.nodeGroupsResult.nodeGroups
-      .filter(
-        (g) =>
-          g.discovered ||
-          g.nodes.length > 0 ||
-          (g.asg.Tags ?? []).some(
-            (t) =>
-              clusterTags.has(t.Key) ||
-              (t.Key === 'eks:cluster-name' && this.clusterNames().has(t.Value ?? '')),
-          ),
-      )
+    const all = this.nodeGroupsResult;
+    return all.nodeGroups
+      .filter((g) => this.provider.isRelevant(g, this.providerContext, all))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   });
   get nodeGroups(): NodeGroup[] {
     return this.relevantGroupsMemo();
   }
 
-  /** Cluster names this snapshot knows of: from CA's discovery tags (k8s.io/cluster-autoscaler/<name>) and eks: tags of owned ASGs. */
-  clusterNames(): Set<string> {
-    const names = new Set<string>();
-    for (const key of Object.keys(this.ca.autoDiscovery.tags)) {
-      const m = /^k8s\.io\/cluster-autoscaler\/(.+)$/.exec(key);
-      if (m && m[1] !== 'enabled' && !m[1].startsWith('node-template/')) names.add(m[1]);
-    }
-    const clusterName = this.ca.flags.clusterName?.value;
-    if (clusterName) names.add(clusterName);
-    for (const g of this.nodeGroupsResult.nodeGroups) {
-      if (g.nodes.length === 0) continue;
-      for (const t of g.asg.Tags ?? []) {
-        if (t.Key === 'eks:cluster-name' && t.Value) names.add(t.Value);
-        const m = /^kubernetes\.io\/cluster\/(.+)$/.exec(t.Key);
-        if (m) names.add(m[1]);
-      }
-    }
-    return names;
+  private asgGroupsMemo = memo(() => this.nodeGroups.filter((g): g is AsgNodeGroup => g.provider === 'aws'));
+  /** The relevant groups that are Auto Scaling groups (empty unless CA runs the AWS provider). Sorted by name. */
+  get asgGroups(): AsgNodeGroup[] {
+    return this.asgGroupsMemo();
   }
 
-  private clusterTagKeys(): Set<string> {
-    return new Set([...this.clusterNames()].map((n) => `kubernetes.io/cluster/${n}`));
+  /** Cluster names this snapshot knows of: from CA's discovery tags (k8s.io/cluster-autoscaler/<name>) and eks: tags of owned ASGs. */
+  clusterNames(): Set<string> {
+    return awsClusterNames(this.ca, this.nodeGroupsResult);
   }
 
   private podsByNodeMemo = memo(() => {
@@ -223,22 +215,34 @@ export class Analysis {
     return this.priorityClassesMemo();
   }
 
-  /** The template node CA would use for a group (real node, else the ASG scratch template), built once per group. */
+  private templateContextMemo = memo(
+    (): TemplateContext => ({
+      now: this.now,
+      config: this.ca,
+      instanceTypes: this.instanceTypes,
+      launchTemplateVersions: this.raw.launchTemplateVersions,
+      launchConfigurations: this.raw.launchConfigurations,
+      images: this.raw.images,
+      instanceTypesFromRequirements: this.raw.instanceTypesFromRequirements,
+      eksNodegroups: this.raw.eksNodegroups,
+      daemonSets: this.raw.daemonSets,
+      podsByNode: this.podsByNode,
+      provider: this.provider,
+    }),
+  );
+  /** What template building reads, with this run's provider. */
+  get templateContext(): TemplateContext {
+    return this.templateContextMemo();
+  }
+
+  /** The template node CA would use for a group (real node, else the provider's scratch template), built once per group. */
   template(group: NodeGroup): TemplateResult {
     let t = this.templates.get(group.name);
     if (!t) {
-      t = buildTemplateNode(group, {
-        now: this.now,
-        config: this.ca,
-        instanceTypes: this.instanceTypes,
-        launchTemplateVersions: this.raw.launchTemplateVersions,
-        launchConfigurations: this.raw.launchConfigurations,
-        images: this.raw.images,
-        instanceTypesFromRequirements: this.raw.instanceTypesFromRequirements,
-        eksNodegroups: this.raw.eksNodegroups,
-        daemonSets: this.raw.daemonSets,
-        podsByNode: this.podsByNode,
-      });
+      t = buildTemplateNode(group, this.templateContext);
+      // a provider whose nodes carry no instance-type label names the type itself (externalgrpc: instanceParameter)
+      const type = t.instanceType === undefined ? this.provider.instanceTypeOf(group, this.providerContext) : undefined;
+      if (type !== undefined) t = { ...t, instanceType: type };
       this.templates.set(group.name, t);
     }
     return t;
@@ -352,10 +356,16 @@ export class Analysis {
   /** Why a check that needs these kinds cannot run, or undefined when all are present. */
   missingData(kinds: readonly DataKind[]): { reason: string; detail: string } | undefined {
     for (const k of kinds) {
+      // under another provider the node groups come from it, not from ASGs (AWS-only checks are gated by meta.providers)
+      if (k === 'autoScalingGroups' && this.provider.id !== 'aws') continue;
       const gap = this.gapFor(k);
       if (gap) return { reason: gap.reason, detail: gap.detail };
       if (!this.raw.provided.has(k)) {
-        const how = Object.hasOwn(CA_CRD_HOW_TO_PROVIDE, k) ? CA_CRD_HOW_TO_PROVIDE[k as CaCrdKind] : undefined;
+        const how = Object.hasOwn(CA_CRD_HOW_TO_PROVIDE, k)
+          ? CA_CRD_HOW_TO_PROVIDE[k as CaCrdKind]
+          : Object.hasOwn(KARPENTER_CRD_HOW_TO_PROVIDE, k)
+            ? KARPENTER_CRD_HOW_TO_PROVIDE[k as KarpenterCrdKind]
+            : undefined;
         return {
           reason: 'not-provided',
           detail: `no ${HUMAN_KIND[k] ?? k} in the input (${this.raw.sources.length ? (how ? `add \`${how}\` to the dump` : 'add the dump') : 'not gathered'})`,

@@ -3,7 +3,7 @@
 import type { NodeGroupReport, TemplateReport } from '../model/asg-audit.js';
 import type { LaunchTemplateSpecification, LaunchTemplateVersion } from '../model/aws.js';
 import type { Node, PersistentVolume, Pod, Taint } from '../model/k8s.js';
-import type { NodeGroup } from '../model/node-group.js';
+import type { AsgNodeGroup, NodeGroup } from '../model/node-group.js';
 import { formatResource } from '../model/quantity.js';
 import type { NodeInfo, Resources } from '../model/scheduling.js';
 import type { Analysis } from './analysis.js';
@@ -48,6 +48,11 @@ export function auditedGroups(a: Analysis): NodeGroup[] {
   return a.nodeGroupsResult.nodeGroups
     .filter((g) => wanted.has(g.name))
     .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+}
+
+/** The audited groups that are Auto Scaling groups (all of them under CA's AWS provider). */
+export function auditedAsgGroups(a: Analysis): AsgNodeGroup[] {
+  return auditedGroups(a).filter((g): g is AsgNodeGroup => g.provider === 'aws');
 }
 
 /** True when --asg restricts the audit (cluster-wide checks then stay quiet about other ASGs). */
@@ -147,6 +152,7 @@ export function scratchOf(a: Analysis, g: NodeGroup): ScratchTemplate {
 
 /** The launch template an ASG points at (the ASG's own, or its MixedInstancesPolicy's). */
 export function launchTemplateSpecOf(g: NodeGroup): LaunchTemplateSpecification | undefined {
+  if (g.provider !== 'aws') return undefined;
   return g.launchTemplate ?? g.mixedInstances?.launchTemplate;
 }
 
@@ -696,7 +702,7 @@ function templateReport(t: ScratchTemplate | TemplateResult): TemplateReport {
 
 /** What the group launches: MixedInstancesPolicy overrides in API order, else the resolved template's type. */
 export function configuredInstanceTypes(a: Analysis, g: NodeGroup): string[] {
-  if (g.mixedInstances && g.mixedInstances.instanceTypes.length > 0)
+  if (g.provider === 'aws' && g.mixedInstances && g.mixedInstances.instanceTypes.length > 0)
     return [...g.mixedInstances.instanceTypes];
   const s = scratchOf(a, g);
   return s.instanceType ? [s.instanceType] : [];
@@ -711,8 +717,9 @@ export function nodeGroupReport(a: Analysis, g: NodeGroup): NodeGroupReport {
     minSize: g.minSize,
     maxSize: g.maxSize,
     desiredCapacity: g.targetSize,
-    asgMinSize: g.asgMinSize,
-    asgMaxSize: g.asgMaxSize,
+    // a group of another provider has no ASG sizes of its own: CA's sizes stand in
+    asgMinSize: g.provider === 'aws' ? g.asgMinSize : g.minSize,
+    asgMaxSize: g.provider === 'aws' ? g.asgMaxSize : g.maxSize,
     zones: [...g.zones],
     instanceTypes: configuredInstanceTypes(a, g),
     nodes: g.nodes.length,

@@ -376,10 +376,16 @@ export function findCaDeployment(
   return undefined;
 }
 
+// cluster-autoscaler-grpc-cloud-provider (a CA cloud-provider server) carries "cluster-autoscaler" in its image name
+// too: an image whose repository name goes on to name a provider or gRPC server is not CA
+function isCaImage(image: string): boolean {
+  if (!image.includes('cluster-autoscaler')) return false;
+  const repo = image.replace(/@.*$/, '').replace(/:[^/]*$/, '').split('/').pop() ?? '';
+  return !/^cluster-autoscaler-.*(provider|grpc)/.test(repo);
+}
+
 function caContainerOf(deployment: Deployment): Container | undefined {
-  return deployment.spec?.template?.spec?.containers?.find((ct) =>
-    (ct.image ?? '').includes('cluster-autoscaler'),
-  );
+  return deployment.spec?.template?.spec?.containers?.find((ct) => isCaImage(ct.image ?? ''));
 }
 
 /** CA version from the image tag. Only plain vX.Y.Z tags count; anything else assumes the newest known minor. */

@@ -1,7 +1,7 @@
 // The IAM permissions Cluster Autoscaler needs for this setup, the requests to simulate them with (real ASG ARNs,
 // their tags as condition context), and how to read the answers. Pure: the simulation itself happens in src/gather.
 import type { IamEvaluationResult } from '../model/aws.js';
-import type { NodeGroup } from '../model/node-group.js';
+import type { AsgNodeGroup } from '../model/node-group.js';
 import type { Analysis } from './analysis.js';
 import { auditedGroups } from './asg-audit.js';
 import { providerIdToInstance } from './node-groups.js';
@@ -83,11 +83,11 @@ export function caIamAction(action: string): Omit<CaIamAction, 'why'> | undefine
 }
 
 /** The groups CA calls AWS for: discovered ASGs among the audited ones. */
-export function iamGroups(a: Analysis): NodeGroup[] {
-  return auditedGroups(a).filter((g) => g.discovered);
+export function iamGroups(a: Analysis): AsgNodeGroup[] {
+  return auditedGroups(a).filter((g): g is AsgNodeGroup => g.provider === 'aws' && g.discovered);
 }
 
-function usesRequirements(a: Analysis, g: NodeGroup): boolean {
+function usesRequirements(a: Analysis, g: AsgNodeGroup): boolean {
   if (g.mixedInstances?.hasInstanceRequirements) return true;
   const spec = g.launchTemplate;
   if (!spec) return false;
@@ -99,7 +99,7 @@ function usesRequirements(a: Analysis, g: NodeGroup): boolean {
   );
 }
 
-function isManagedNodegroup(g: NodeGroup): boolean {
+function isManagedNodegroup(g: AsgNodeGroup): boolean {
   const tags = new Map((g.asg.Tags ?? []).map((t) => [t.Key, t.Value]));
   return !!tags.get('eks:nodegroup-name') && !!tags.get('eks:cluster-name');
 }
@@ -218,7 +218,7 @@ export function principalHints(a: Analysis): PrincipalHints {
 
 function clusterNameOf(a: Analysis): string | undefined {
   for (const g of a.nodeGroupsResult.nodeGroups) {
-    if (g.nodes.length === 0) continue;
+    if (g.provider !== 'aws' || g.nodes.length === 0) continue;
     const v = g.asg.Tags?.find((t) => t.Key === 'eks:cluster-name')?.Value;
     if (v) return v;
   }
@@ -231,6 +231,7 @@ function instanceProfileOfNode(a: Analysis, nodeName: string): string | undefine
   const ref = providerIdToInstance(node?.spec?.providerID);
   if (!ref) return undefined;
   for (const g of a.nodeGroupsResult.nodeGroups) {
+    if (g.provider !== 'aws') continue;
     const inst = g.asg.Instances?.find((i) => i.InstanceId === ref.instanceId);
     if (!inst) continue;
     const spec = inst.LaunchTemplate;
@@ -278,7 +279,7 @@ export interface IamPlan {
 
 const PLACEHOLDER_UUID = '00000000-0000-0000-0000-000000000000';
 
-export function asgArn(g: NodeGroup, region: string, account: string): string {
+export function asgArn(g: AsgNodeGroup, region: string, account: string): string {
   return (
     g.asg.AutoScalingGroupARN ??
     `arn:aws:autoscaling:${region}:${account}:autoScalingGroup:${PLACEHOLDER_UUID}:autoScalingGroupName/${g.name}`
@@ -286,7 +287,7 @@ export function asgArn(g: NodeGroup, region: string, account: string): string {
 }
 
 /** aws:ResourceTag/<k> and autoscaling:ResourceTag/<k> for every tag: what IAM sees when CA calls the ASG. */
-export function asgTagContext(g: NodeGroup): Record<string, string> {
+export function asgTagContext(g: AsgNodeGroup): Record<string, string> {
   const ctx: Record<string, string> = {};
   for (const t of g.asg.Tags ?? []) {
     ctx[`aws:ResourceTag/${t.Key}`] = t.Value ?? '';

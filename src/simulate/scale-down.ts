@@ -6,11 +6,9 @@
  * (timers, NodeGroupMinSizeReached, MinimalResourceLimitExceeded) and the cooldowns.
  * Pure: derived from one Analysis, cached per Analysis.
  */
-import { parseGoBool } from './ca-config.js';
 import { caCrdList } from '../model/ca-crds.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
 import type { CaConfig } from '../model/ca-config.js';
-import { parseGoDuration } from '../model/duration.js';
 import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { formatResource } from '../model/quantity.js';
@@ -53,7 +51,8 @@ import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.j
 import { calculateUtilization, nodeGpuResource } from './utilization.js';
 
 export const SCALE_DOWN_DISABLED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/scale-down-disabled';
-export const AUTOSCALING_OPTIONS_PREFIX = 'k8s.io/cluster-autoscaler/node-template/autoscaling-options/';
+// the AWS provider's per-ASG options (GetOptions) live with it; re-exported so existing imports keep working
+export { AUTOSCALING_OPTIONS_PREFIX, groupScaleDownOptions } from './providers/aws/options.js';
 /** CA: core/scaledown/actuation MaxCloudProviderNodeDeletionTime — a ToBeDeleted taint younger than this = being deleted. */
 const MAX_NODE_DELETION_MS = 5 * 60_000;
 
@@ -93,8 +92,9 @@ export interface NodeScaleDown {
 export interface GroupScaleDownOptions {
   threshold: number;
   gpuThreshold: number;
-  thresholdSource: 'flag' | 'asg-tag';
-  gpuThresholdSource: 'flag' | 'asg-tag';
+  /** 'provider': the provider's GetOptions answered (externalgrpc's autoscalingOptions). */
+  thresholdSource: 'flag' | 'asg-tag' | 'provider';
+  gpuThresholdSource: 'flag' | 'asg-tag' | 'provider';
   unneededTimeMs: number;
   unreadyTimeMs: number;
   ignoreDaemonSetsUtilization: boolean;
@@ -152,61 +152,6 @@ export function analyzeScaleDown(a: Analysis): ScaleDownAnalysis {
 // ---------------------------------------------------------------------------------------------------------------
 // configuration
 
-
-/** The per-ASG overrides CA's AWS provider reads (aws_manager.go GetAsgOptions; only these five keys). */
-export function groupScaleDownOptions(group: NodeGroup | undefined, ca: CaConfig): GroupScaleDownOptions {
-  const f = ca.flags;
-  const o: GroupScaleDownOptions = {
-    threshold: f.scaleDownUtilizationThreshold.value,
-    gpuThreshold: f.scaleDownGpuUtilizationThreshold.value,
-    thresholdSource: 'flag',
-    gpuThresholdSource: 'flag',
-    unneededTimeMs: f.scaleDownUnneededTime.value,
-    unreadyTimeMs: f.scaleDownUnreadyTime.value,
-    ignoreDaemonSetsUtilization: f.ignoreDaemonsetsUtilization.value,
-    problems: [],
-  };
-  for (const t of group?.asg.Tags ?? []) {
-    if (!t.Key.startsWith(AUTOSCALING_OPTIONS_PREFIX)) continue;
-    const key = t.Key.slice(AUTOSCALING_OPTIONS_PREFIX.length);
-    const v = t.Value ?? '';
-    const bad = () => o.problems.push(`tag ${t.Key}="${v}" is not a valid value; CA keeps the default`);
-    switch (key) {
-      case 'scaledownutilizationthreshold':
-      case 'scaledowngpuutilizationthreshold': {
-        const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v.trim()) ? Number(v) : Number.NaN;
-        if (Number.isNaN(n)) bad();
-        else if (key === 'scaledownutilizationthreshold') {
-          o.threshold = n;
-          o.thresholdSource = 'asg-tag';
-        } else {
-          o.gpuThreshold = n;
-          o.gpuThresholdSource = 'asg-tag';
-        }
-        break;
-      }
-      case 'scaledownunneededtime':
-      case 'scaledownunreadytime':
-        try {
-          const ms = parseGoDuration(v);
-          if (key === 'scaledownunneededtime') o.unneededTimeMs = ms;
-          else o.unreadyTimeMs = ms;
-        } catch {
-          bad();
-        }
-        break;
-      case 'ignoredaemonsetsutilization': {
-        const b = parseGoBool(v);
-        if (b === undefined) bad();
-        else o.ignoreDaemonSetsUtilization = b;
-        break;
-      }
-      default:
-        o.problems.push(`tag ${t.Key} is not an option CA's AWS provider reads`);
-    }
-  }
-  return o;
-}
 
 function drainOptions(ca: CaConfig): DrainOptions {
   const f = ca.flags;
@@ -770,8 +715,8 @@ function compute(a: Analysis): ScaleDownAnalysis {
   for (const g of a.nodeGroupsResult.nodeGroups) for (const n of g.nodes) groupOf.set(n, g);
   const notAutoscaled = new Map(a.nodeGroupsResult.notAutoscaled.map((x) => [x.node, x]));
   const groupOptions = new Map<string, GroupScaleDownOptions>();
-  for (const g of a.nodeGroupsResult.nodeGroups) groupOptions.set(g.name, groupScaleDownOptions(g, ca));
-  const defaults = groupScaleDownOptions(undefined, ca);
+  for (const g of a.nodeGroupsResult.nodeGroups) groupOptions.set(g.name, a.provider.scaleDownOptions(g, ca));
+  const defaults = a.provider.scaleDownOptions(undefined, ca);
 
   const { pods: snapshotPods, expendable } = caSnapshotPods(a);
   const view = buildClusterView({
@@ -952,7 +897,7 @@ function compute(a: Analysis): ScaleDownAnalysis {
     const over = ca.version.minor <= 31 ? u.value >= threshold : u.value > threshold;
     if (over) {
       w.reason = 'NotUnderutilized';
-      w.summary = `${u.resource} requested is ${pct(u.value)} of allocatable, above the ${pct(threshold)} threshold${util.thresholdSource === 'asg-tag' ? ' (ASG tag)' : ''}`;
+      w.summary = `${u.resource} requested is ${pct(u.value)} of allocatable, above the ${pct(threshold)} threshold${util.thresholdSource === 'asg-tag' ? ' (ASG tag)' : util.thresholdSource === 'provider' ? " (the provider's autoscalingOptions)" : ''}`;
     }
   }
 

@@ -1,5 +1,5 @@
 import { pickWithPriorityExpander } from './priority-expander.js';
-import type { Pod, Pod as PodT } from '../model/k8s.js';
+import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { formatDurationShort } from '../model/duration.js';
 import { formatResource } from '../model/quantity.js';
@@ -113,6 +113,49 @@ export function analyzePods(a: Analysis): PodAnalysis[] {
   const result = examinedPods(a).map((p) => analyzePod(a, p));
   analyzedCache.set(a, { scope: a.scope, result });
   return result;
+}
+
+/**
+ * The examined pods why-pending finds blocked ('no-scale-up') that pass every predicate on the template of at least
+ * one of `groups`, in examinedPods order: what analyzePods(a) filtered that way gives, taken from it when a command
+ * already ran it; otherwise only pods CA considers and that pass such a template are analysed.
+ */
+export function blockedPodsPassingGroups(a: Analysis, groups: readonly NodeGroup[]): PodAnalysis[] {
+  const wanted = new Set(groups);
+  const hit = analyzedCache.get(a);
+  if (hit && hit.scope === a.scope) {
+    return hit.result.filter(
+      (p) =>
+        p.report.verdict === 'no-scale-up' &&
+        p.groups.some((e) => wanted.has(e.group) && e.template.node && !e.failures.length && !e.notEvaluated.length),
+    );
+  }
+  if (groups.length === 0) return [];
+  // one answer per equivalence key, as computePod shares its evaluation: pods of one ReplicaSet have the same spec
+  const byKey = new Map<string, boolean>();
+  const out: PodAnalysis[] = [];
+  for (const pod of examinedPods(a)) {
+    // only a pod CA considers can be 'no-scale-up' (computePod: scheduled, finished and ignored pods never are)
+    if (classifyPodForCa(pod, a.ca, a.priorityClasses, a.now).kind !== 'candidate') continue;
+    const eqKey = equivalenceKey(pod);
+    let passes = eqKey ? byKey.get(eqKey) : undefined;
+    if (passes === undefined) {
+      passes = groups.some((g) => passesTemplate(a, pod, g));
+      if (eqKey) byKey.set(eqKey, passes);
+    }
+    if (!passes) continue;
+    const analysis = analyzePod(a, pod);
+    if (analysis.report.verdict === 'no-scale-up') out.push(analysis);
+  }
+  return out;
+}
+
+/** evaluateGroup's predicate verdict alone: the group's template exists and the pod passes every Filter plugin on it. */
+function passesTemplate(a: Analysis, pod: Pod, group: NodeGroup): boolean {
+  const template = a.template(group);
+  if (!template.node) return false;
+  const all = evaluateAllFilters(pod, templateInfoOf(template, template.node), a.view, { taintReason: a.caTaintReason });
+  return all.failures.length === 0 && all.notEvaluated.length === 0;
 }
 
 export function analyzePod(a: Analysis, pod: Pod): PodAnalysis {
@@ -267,6 +310,14 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
 
 const viewNodeNames = new WeakMap<ClusterView, string[]>();
 
+type CodeTrie = Map<unknown, unknown>;
+const END_OF_LIST = Symbol('end of list');
+function descend(m: CodeTrie, key: unknown): CodeTrie {
+  let next = m.get(key) as CodeTrie | undefined;
+  if (!next) m.set(key, (next = new Map()));
+  return next;
+}
+
 /**
  * The report's view of the scheduler. `nodes` (one entry per node, the JSON contract) is built when read, from one
  * small code per node into the pod's distinct results: the text report and most checks read only the message, so a
@@ -277,17 +328,30 @@ function schedulerReport(sched: Explanation, view: ClusterView): PodReport['sche
   if (!names) viewNodeNames.set(view, (names = view.nodeInfos.map((ni) => ni.node.metadata.name ?? '')));
   const nodeNames = names;
   const table: Array<Omit<PodNodeResult, 'name'>> = [];
-  const index = new Map<string, number>();
+  // (fits, reasons, notEvaluated plugins) → code, as a trie of their strings: no key string built per pod × node
+  const trie: CodeTrie = new Map();
   const codes = new Uint32Array(sched.nodes.length);
+  let lastResult: unknown;
+  let lastCode = 0;
   sched.nodes.forEach((n, i) => {
-    const notEvaluated = n.result.notEvaluated.map((x) => x.plugin);
-    const key = JSON.stringify([n.fits, n.reasons, notEvaluated]);
-    let code = index.get(key);
+    // nodes a static plugin rejects share one result object
+    if (n.result === lastResult) {
+      codes[i] = lastCode;
+      return;
+    }
+    let m = descend(trie, n.fits);
+    for (const r of n.reasons) m = descend(m, r);
+    m = descend(m, END_OF_LIST);
+    for (const x of n.result.notEvaluated) m = descend(m, x.plugin);
+    let code = m.get(END_OF_LIST) as number | undefined;
     if (code === undefined) {
-      index.set(key, (code = table.length));
+      m.set(END_OF_LIST, (code = table.length));
+      const notEvaluated = n.result.notEvaluated.map((x) => x.plugin);
       table.push({ fits: n.fits, reasons: n.reasons, ...(notEvaluated.length ? { notEvaluated } : {}) });
     }
     codes[i] = code;
+    lastResult = n.result;
+    lastCode = code;
   });
   return {
     message: sched.message,
@@ -350,9 +414,9 @@ function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation
     targeted = podMatchesNodeSelectorAndAffinity(pod, template.node);
   }
   const either = group.discovered && template.node ? templateChoiceMatters(a, pod, group, template, failures, notEvaluated) : undefined;
-  const skip = group.discovered ? skipReason(a, group, template) : undefined;
+  const skip = group.discovered ? groupSkipReason(a, group, template) : undefined;
   const blockers: string[] = [];
-  if (group.suspendedProcesses.includes('Launch')) {
+  if (group.provider === 'aws' && group.suspendedProcesses.includes('Launch')) {
     blockers.push(
       'the ASG has its Launch process suspended: CA raises DesiredCapacity but AWS launches no instance',
     );
@@ -415,6 +479,7 @@ function templateContextOf(a: Analysis): TemplateContext {
       eksNodegroups: a.raw.eksNodegroups,
       daemonSets: a.raw.daemonSets,
       podsByNode: a.podsByNode,
+      provider: a.provider,
     };
     templateContexts.set(a, ctx);
   }
@@ -444,7 +509,7 @@ function templateChoiceMatters(
   const chosenNode = group.nodes.find((n) => n.metadata.name === template.fromNode);
   for (const alt of alts) {
     const altNode = group.nodes.find((n) => n.metadata.name === alt.fromNode);
-    if (chosenNode && altNode && !podCouldCare(pod, shapeDiffKeys(chosenNode, altNode))) continue;
+    if (chosenNode && altNode && !podCouldCare(pod, shapeDiffKeysOnce(chosenNode, altNode))) continue;
     const r = evaluateAllFilters(pod, templateInfoOf(alt, alt.node!), a.view, { taintReason: a.caTaintReason });
     if (r.notEvaluated.length > 0 || (r.failures.length === 0) === passes) continue;
     const diff = chosenNode && altNode ? shapeDifference(chosenNode, altNode).join('; ') : 'shape';
@@ -452,6 +517,16 @@ function templateChoiceMatters(
     return `CA copies any Ready node of ${group.name} as its template, and they differ (${diff}): on ${template.fromNode}'s shape the pod ${verdict(failures)}, on ${alt.fromNode}'s it ${verdict(r.failures)}; CA may decide either, from run to run`;
   }
   return undefined;
+}
+
+const shapeDiffs = new WeakMap<Node, WeakMap<Node, ReturnType<typeof shapeDiffKeys>>>();
+/** shapeDiffKeys once per pair of nodes, not once per pod. */
+function shapeDiffKeysOnce(x: Node, y: Node): ReturnType<typeof shapeDiffKeys> {
+  let perX = shapeDiffs.get(x);
+  if (!perX) shapeDiffs.set(x, (perX = new WeakMap()));
+  let diff = perX.get(y);
+  if (!diff) perX.set(y, (diff = shapeDiffKeys(x, y)));
+  return diff;
 }
 
 const statusIndex = new WeakMap<Analysis, Map<string, NonNullable<Analysis['caStatus']>['nodeGroups'][number]>>();
@@ -464,6 +539,15 @@ function statusByName(a: Analysis): Map<string, NonNullable<Analysis['caStatus']
     statusIndex.set(a, m);
   }
   return m;
+}
+
+const skipReasons = new WeakMap<Analysis, Map<NodeGroup, GroupEvaluation['skip']>>();
+/** skipReason once per group: it reads the group, its template and CA's status, never the pod. */
+function groupSkipReason(a: Analysis, group: NodeGroup, template: TemplateResult): GroupEvaluation['skip'] {
+  let perGroup = skipReasons.get(a);
+  if (!perGroup) skipReasons.set(a, (perGroup = new Map()));
+  if (!perGroup.has(group)) perGroup.set(group, skipReason(a, group, template));
+  return perGroup.get(group);
 }
 
 /** CA's skip reasons, in orchestrator.go filterValidScaleUpNodeGroups order: health, backoff, max size, template. */
@@ -495,7 +579,7 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
     return {
       kind: 'max-size',
       reason: SKIP_MAX_SIZE,
-      detail: `desired capacity ${group.targetSize} >= max size ${group.maxSize}${group.via === 'nodes-flag' ? ' (max from --nodes)' : ''}`,
+      detail: `${group.provider === 'aws' ? 'desired capacity' : 'target size'} ${group.targetSize} >= max size ${group.maxSize}${group.via === 'nodes-flag' ? ' (max from --nodes)' : ''}`,
     };
   }
   if (template.source === 'none') {
@@ -533,9 +617,7 @@ function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
   const { totalCores, totalMemGiB } = clusterTotals(a);
   for (const g of groups) {
     if (!g.group.discovered || g.skip || !g.templateInfo) continue;
-    const cap = parseResourceList(g.template.node?.status?.capacity);
-    const addCores = Math.ceil((cap.cpu ?? 0) / 1000);
-    const addMem = (cap.memory ?? 0) / 1024 ** 3;
+    const { addCores, addMem } = templateAddition(g.template);
     const over: string[] = [];
     if (totalCores + addCores > cores.max) over.push('cpu');
     if (totalMemGiB + addMem > memory.max) over.push('memory');
@@ -553,6 +635,17 @@ function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
       g.fits = false;
     }
   }
+}
+
+const templateAdditions = new WeakMap<TemplateResult, { addCores: number; addMem: number }>();
+/** The cores and GiB one more node of the template adds, once per template (every examined pod asks). */
+function templateAddition(template: TemplateResult): { addCores: number; addMem: number } {
+  let add = templateAdditions.get(template);
+  if (!add) {
+    const cap = parseResourceList(template.node?.status?.capacity);
+    templateAdditions.set(template, (add = { addCores: Math.ceil((cap.cpu ?? 0) / 1000), addMem: (cap.memory ?? 0) / 1024 ** 3 }));
+  }
+  return add;
 }
 
 /**

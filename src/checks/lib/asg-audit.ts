@@ -65,12 +65,14 @@ export function workloadList(workloads: string[], max = 4): string {
 }
 
 export function isManaged(g: NodeGroup): boolean {
+  if (g.provider !== 'aws') return false;
   return (g.asg.Tags ?? []).some((t) => t.Key === 'eks:nodegroup-name');
 }
 
 /** Resource tags the ASG carries (they set capacity and allocatable of the scratch template). */
 export function taggedResources(g: NodeGroup): Set<string> {
   const prefix = 'k8s.io/cluster-autoscaler/node-template/resources/';
+  if (g.provider !== 'aws') return new Set();
   return new Set(
     (g.asg.Tags ?? []).filter((t) => t.Key.startsWith(prefix)).map((t) => t.Key.slice(prefix.length)),
   );

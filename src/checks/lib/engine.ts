@@ -1,6 +1,6 @@
 import { compareFindings, type Finding, type Skipped } from '../../model/findings.js';
 import type { Analysis } from '../../simulate/analysis.js';
-import { type Check, type CommandName, type FindingInput, toFinding } from '../define-check.js';
+import { type Check, type CommandName, type FindingInput, providerNotApplicable, toFinding } from '../define-check.js';
 
 export interface CheckRun {
   findings: Finding[];
@@ -9,13 +9,17 @@ export interface CheckRun {
 
 /**
  * Runs the checks that belong to a command. A check whose required data is missing is skipped with the reason
- * (never silently passed). Findings come out sorted by severity, check id, subject.
+ * (never silently passed); a check about another cloud provider than CA's does not run for this cluster.
+ * Findings come out sorted by severity, check id, subject.
  */
 export function runChecks(checks: readonly Check[], analysis: Analysis, command: CommandName): CheckRun {
   const findings: Finding[] = [];
   const skipped: Skipped[] = [];
   for (const check of checks) {
     if (!check.meta.commands.includes(command)) continue;
+    // a check about another CA cloud provider's groups is not part of this run (as Karpenter's checks on a cluster
+    // without Karpenter): not run, not listed, so one provider's report never names another's checks
+    if (providerNotApplicable(check.meta, analysis.provider.id)) continue;
     const missing =
       analysis.missingData(check.meta.requires) ??
       (check.meta.requiresRecord ?? []).map((k) => analysis.missingRecord(k)).find((m) => m !== undefined);

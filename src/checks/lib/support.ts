@@ -1,9 +1,8 @@
 // Shared helpers for checks: subjects, AWS tag commands, the "closest node groups" of a pending pod.
-import type { Subject } from '../../model/findings.js';
+import type { Evidence, Subject } from '../../model/findings.js';
 import type { Pod } from '../../model/k8s.js';
 import type { NodeGroup } from '../../model/node-group.js';
 import type { FilterStatus } from '../../model/scheduling.js';
-import { shellCommand } from '../../model/shell.js';
 import type { Analysis } from '../../simulate/analysis.js';
 import { analyzePods, type GroupEvaluation, type PodAnalysis } from '../../simulate/why-pending.js';
 
@@ -16,27 +15,12 @@ export function podRef(pod: Pod): string {
 }
 
 export function groupSubject(g: NodeGroup): Subject {
-  return { kind: 'AutoScalingGroup', name: g.name };
+  // another provider's group is no ASG: JSON/SARIF consumers see a provider-neutral kind
+  return { kind: g.provider === 'aws' ? 'AutoScalingGroup' : 'NodeGroup', name: g.name };
 }
 
-export function tagCommand(asg: string, key: string, value: string): string {
-  const tag = { ResourceId: asg, ResourceType: 'auto-scaling-group', Key: key, Value: value, PropagateAtLaunch: false };
-  return shellCommand(['aws', 'autoscaling', 'create-or-update-tags', '--tags', awsStructureArg(tag, true)]);
-}
-
-// Values the aws CLI's shorthand syntax (Key=Value,Key=Value) takes literally, and `<placeholders>` for the user to
-// fill in; anything else goes as JSON (aws-cli awscli/shorthand.py: `,` `=` quotes and brackets are syntax).
-const SHORTHAND_VALUE = /^(?:[A-Za-z0-9_@%+:./$-]|<[A-Za-z0-9 ]+>)*$/;
-
-/**
- * One structure as an aws CLI argument: shorthand (`A=x,B=y`) when every value is plain, else JSON, which the aws CLI
- * parses unambiguously (a `,` or `=` in a shorthand value would split it). `list` wraps the JSON form in [ ].
- */
-export function awsStructureArg(fields: Record<string, string | boolean | number>, list = false): string {
-  const plain = Object.values(fields).every((v) => typeof v !== 'string' || SHORTHAND_VALUE.test(v));
-  if (plain) return Object.entries(fields).map(([k, v]) => `${k}=${String(v)}`).join(',');
-  return JSON.stringify(list ? [fields] : fields);
-}
+// the aws CLI command builders live with the AWS provider (the seam's remediation builders use them too)
+export { asgTagCommand as tagCommand, awsStructureArg } from '../../simulate/providers/aws/commands.js';
 
 /** why-pending's per-pod analyses for the pods in scope. */
 export function pendingAnalyses(a: Analysis): PodAnalysis[] {
@@ -87,4 +71,45 @@ export function podsPassingPredicates(a: Analysis, g: NodeGroup): PodAnalysis[] 
 export function listNames(names: string[], max = 5): string {
   if (names.length <= max) return names.join(', ');
   return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+}
+
+/** Names (nodes, instances, groups) an evidence line lists before "and N more". */
+export const EVIDENCE_NAMES = 10;
+/** Node groups or nodes a finding's message names before "and N more". */
+export const MESSAGE_NAMES = 3;
+/** Evidence lists up to this long are kept whole (a small cluster's every group); longer ones are sampled. */
+export const EVIDENCE_FULL = 8;
+/** Entries a sampled evidence list keeps, before the one that counts the rest (the text report shows six). */
+export const EVIDENCE_SAMPLE = 5;
+
+/** The first `max` parts joined, then `and N more <noun>`: a message that stays a sentence at 1,000 node groups. */
+export function boundedList(parts: readonly string[], noun: string, sep = ', ', max = MESSAGE_NAMES): string {
+  if (parts.length <= max) return parts.join(sep);
+  return `${parts.slice(0, max).join(sep)}${sep.trim() === ';' ? sep : ' '}and ${parts.length - max} more ${noun}`;
+}
+
+/**
+ * Checks that report one finding per closest group report the first MESSAGE_NAMES; the last of them carries this
+ * entry counting the others (hundreds of groups with one taint each would be hundreds of findings per pod).
+ */
+export function moreGroupsEvidence(total: number, reported: number, index: number): Evidence[] {
+  if (total <= reported || index !== reported - 1) return [];
+  return [
+    {
+      source: `${total - reported} more node groups`,
+      observed: `fail the same check, not reported one by one (${total} in all); -o wide lists every node group`,
+    },
+  ];
+}
+
+/**
+ * Evidence for a list of items, ranked most telling first: every item when there are at most EVIDENCE_FULL, else the
+ * first EVIDENCE_SAMPLE and one entry counting the rest (only the kept items are built).
+ */
+export function boundedEvidence<T>(items: readonly T[], toEvidence: (item: T) => Evidence, noun: string, whereAll: string): Evidence[] {
+  if (items.length <= EVIDENCE_FULL) return items.map(toEvidence);
+  return [
+    ...items.slice(0, EVIDENCE_SAMPLE).map(toEvidence),
+    { source: `${items.length - EVIDENCE_SAMPLE} more ${noun}`, observed: `not listed (${items.length} in all); ${whereAll}` },
+  ];
 }

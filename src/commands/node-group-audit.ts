@@ -1,0 +1,106 @@
+// node-group-audit: the audit under any provider. AWS: asg-audit's report (its AWS name). externalgrpc: the groups as
+// the provider declares them, the stage of every instance record, and the provider's findings.
+import { runChecks } from '../checks/lib/engine.js';
+import { CHECKS } from '../checks/index.js';
+import { GRPC_INSTANCE_STAGES } from '../model/externalgrpc.js';
+import { SEVERITY_ORDER } from '../model/findings.js';
+import type { NodeGroup } from '../model/node-group.js';
+import { findingBlock, findingCounts, skippedLines } from '../report/findings-text.js';
+import { safeText } from '../report/sanitize.js';
+import { terminalStyle } from '../report/style.js';
+import { plainTable } from '../report/table.js';
+import { Analysis } from '../simulate/analysis.js';
+import { isPendingCandidate } from '../simulate/why-pending.js';
+import { type AsgAuditOptions, auditAsgs } from './asg-audit.js';
+import type { RawInputs } from '../model/snapshot.js';
+import {
+  gatherInputs,
+  headerProvider,
+  loadInstanceTypeData,
+  reportHeader,
+  requireOutput,
+  resolveNow,
+  splitArgs,
+  stdoutSink,
+  writeMachineReport,
+} from './common.js';
+import { type Deps, EXIT, type RunResult } from './types.js';
+
+/** "Running 3, Created 1, Pending 1 (1 failed)": instance records by stage, in life-cycle order. */
+export function stageSummary(g: NodeGroup): string {
+  if (g.provider !== 'externalgrpc') return '-';
+  const parts: string[] = [];
+  const known = new Set<string>(GRPC_INSTANCE_STAGES);
+  const stages = [...GRPC_INSTANCE_STAGES, ...new Set(g.grpc.instances.map((i) => i.stage).filter((s) => !known.has(s)))];
+  for (const stage of stages) {
+    const of = g.grpc.instances.filter((i) => i.stage === stage);
+    if (of.length === 0) continue;
+    const failed = of.filter((i) => i.status === 'Failed').length;
+    parts.push(`${stage || '(none)'} ${of.length}${failed ? ` (${failed} failed)` : ''}`);
+  }
+  return parts.join(', ') || 'no instances';
+}
+
+export async function runNodeGroupAudit(o: AsgAuditOptions, deps: Deps): Promise<RunResult> {
+  requireOutput(o.output, ['table', 'json', 'yaml'], 'node-group-audit');
+  const now = resolveNow(o, deps);
+  const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
+  const raw = await gatherInputs(o, deps);
+  const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
+  // AWS: the Auto Scaling group audit, unchanged
+  if (analysis.provider.id === 'aws') return auditAsgs(o, deps, raw, analysis);
+  return runProviderAudit(o, deps, raw, analysis, 'node-group-audit');
+}
+
+/** The audit of a non-AWS provider's node groups on gathered input; `command` names the report (asg-audit delegates here). */
+export async function runProviderAudit(
+  o: AsgAuditOptions,
+  deps: Deps,
+  raw: RawInputs,
+  analysis: Analysis,
+  command: 'node-group-audit' | 'asg-audit',
+): Promise<RunResult> {
+  const now = analysis.now;
+  analysis.scope = isPendingCandidate;
+  const { findings, skipped } = runChecks(CHECKS, analysis, 'asg-audit');
+  const ctx = analysis.providerContext;
+  const groups = analysis.nodeGroups.map((g) => {
+    const t = analysis.template(g);
+    return {
+      name: g.name,
+      minSize: g.minSize,
+      targetSize: g.targetSize,
+      maxSize: g.maxSize,
+      nodes: g.nodes.length,
+      ...(t.instanceType ? { instanceType: t.instanceType } : {}),
+      template: t.source === 'node' ? `node ${t.fromNode ?? ''}` : t.source === 'none' ? 'none' : analysis.provider.templateSourceLabel(g, t, 'any', ctx),
+      stages: stageSummary(g),
+      instances: g.provider === 'externalgrpc' ? g.grpc.instances.map((i) => ({ id: i.id, name: i.name, stage: i.stage, status: i.status, ...(i.updateTime ? { updateTime: i.updateTime } : {}) })) : [],
+    };
+  });
+  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
+  if (o.output === 'json' || o.output === 'yaml') {
+    await writeMachineReport(
+      o.output,
+      { schemaVersion: 1, command, provider: analysis.provider.id, source: analysis.provider.describeSource(ctx), now: now.toISOString(), findings, skipped, nodeGroups: groups },
+      stdoutSink(deps),
+    );
+  } else {
+    const s = await terminalStyle(o.color && deps.stdoutIsTTY);
+    const h = reportHeader(analysis.ca, now, o, undefined, headerProvider(analysis));
+    const out: string[] = [`${s.bold(`casdoctor ${command}`)} · ${safeText(h.ca)} · now ${h.now} · ${safeText(h.source)}`, ''];
+    out.push(
+      plainTable(
+        ['NODE GROUP', 'MIN/TARGET/MAX', 'NODES', 'INSTANCE', 'INSTANCES BY STAGE'],
+        groups.map((g) => [safeText(g.name), `${g.minSize}/${g.targetSize}/${g.maxSize}`, String(g.nodes), safeText(g.instanceType ?? '-'), safeText(g.stages)]),
+      ),
+    );
+    out.push('');
+    for (const f of findings) out.push(findingBlock(f, s), '');
+    out.push(findingCounts(findings), ...skippedLines(skipped, s));
+    deps.stdout(`${out.join('\n')}\n`);
+  }
+  if (o.failOn === 'never') return { exitCode: EXIT.ok };
+  const threshold = SEVERITY_ORDER[o.failOn];
+  return { exitCode: findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok };
+}

@@ -1,0 +1,41 @@
+// CA's externalgrpc cloud provider backed by sunkaimr/cluster-autoscaler-grpc-cloud-provider, behind the provider seam.
+import type { NodeGroupProvider } from '../types.js';
+import { buildExternalGrpcNodeGroups, externalGrpcScaleDownOptions, externalGrpcState, isExternalGrpcGroupRelevant } from './groups.js';
+import { externalGrpcScratchTemplate } from './template.js';
+import {
+  grpcInspectFailures,
+  grpcInstanceTypeOf,
+  grpcLowerMinSize,
+  grpcRaiseMaxSize,
+  grpcSetTemplateLabels,
+  grpcSetTemplateResource,
+  grpcSetTemplateTaint,
+  grpcTemplateSourceLabel,
+} from './wording.js';
+
+export const externalGrpcProvider: NodeGroupProvider = {
+  id: 'externalgrpc',
+  groupNoun: 'externalgrpc node group',
+  buildNodeGroups: buildExternalGrpcNodeGroups,
+  isRelevant: (group) => isExternalGrpcGroupRelevant(group),
+  scratchTemplate: externalGrpcScratchTemplate,
+  // externalgrpc_node_group.go TemplateNodeInfo: no AsgTagResourceNodeInfoProvider-style merge
+  mergesScratchResourcesIntoRealNodes: false,
+  // framework.NewNodeInfo(node, nil): no fake kube-proxy pod
+  addsKubeProxyToScratch: false,
+  scaleDownOptions: externalGrpcScaleDownOptions,
+  describeSource: (ctx) => {
+    const cfg = externalGrpcState(ctx).config;
+    return cfg.used ? cfg.usedDescription : 'no externalgrpc provider config in the input';
+  },
+  templateSourceLabel: grpcTemplateSourceLabel,
+  instanceTypeOf: grpcInstanceTypeOf,
+  setTemplateLabels: grpcSetTemplateLabels,
+  setTemplateTaint: grpcSetTemplateTaint,
+  setTemplateResource: grpcSetTemplateResource,
+  inspectFailures: grpcInspectFailures,
+  lowerMinSize: grpcLowerMinSize,
+  raiseMaxSize: grpcRaiseMaxSize,
+};
+
+export { scrubExternalGrpcCredentials, parseExternalGrpcConfig, parseCloudConfig } from './config.js';

@@ -1,0 +1,36 @@
+// The registry of CA cloud providers casdoctor models: CA's --cloud-provider picks one (providerFor).
+import type { CaConfig } from '../../model/ca-config.js';
+import type { ProviderId } from '../../model/node-group.js';
+import type { RawInputs } from '../../model/snapshot.js';
+import { awsProvider } from './aws/index.js';
+import { hasExternalGrpcInput } from './externalgrpc/deployment.js';
+import { externalGrpcProvider } from './externalgrpc/index.js';
+import type { NodeGroupProvider } from './types.js';
+
+export type { NodeGroupProvider, ProviderContext } from './types.js';
+
+/** One entry per modelled provider; a new provider is one line here (and its folder). */
+const PROVIDERS: Partial<Record<ProviderId, NodeGroupProvider>> = {
+  aws: awsProvider,
+  externalgrpc: externalGrpcProvider,
+};
+
+/** Whether the input holds a provider's own config although CA was not found (externalgrpc: nodegroup-status / nodegroup-config.yaml). */
+function inferredProvider(raw: RawInputs): ProviderId | undefined {
+  return hasExternalGrpcInput(raw) && raw.autoScalingGroups.length === 0 ? 'externalgrpc' : undefined;
+}
+
+/**
+ * The provider CA runs with: --cloud-provider (externalgrpc, aws); CA not found: externalgrpc when the input holds its
+ * config and no ASGs, else aws. Any other value, or a provider not registered yet, behaves as aws.
+ */
+export function providerFor(ca: CaConfig, raw: RawInputs): NodeGroupProvider {
+  const flag = ca.found ? ca.flags.cloudProvider.value : undefined;
+  const id = flag === 'externalgrpc' || flag === 'aws' ? flag : ca.found ? 'aws' : (inferredProvider(raw) ?? 'aws');
+  return PROVIDERS[id] ?? awsProvider;
+}
+
+/** Whether casdoctor models CA's --cloud-provider value (any other is simulated as aws, with a note). */
+export function isModelledProvider(ca: CaConfig): boolean {
+  return !ca.found || Object.hasOwn(PROVIDERS, ca.flags.cloudProvider.value);
+}

@@ -1,0 +1,255 @@
+// The externalgrpc-* checks on the fixture cluster (provider sunkaimr/cluster-autoscaler-grpc-cloud-provider @ f792442,
+// CA tags 1.25-1.35): each fires on the failure mode it names, stays silent without it, and is skipped, saying what
+// to supply, when the provider's config is not in the input.
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../src/checks/index.js';
+import type { CommandName } from '../../src/checks/define-check.js';
+import { runChecks } from '../../src/checks/lib/engine.js';
+import type { ConfigMap, Node } from '../../src/model/k8s.js';
+import type { RawInputs } from '../../src/model/snapshot.js';
+import { Analysis } from '../../src/simulate/analysis.js';
+import { inputs } from '../builders/inputs.js';
+import { cluster, clusterInputs, FILE_TEXT, NOW, providerConfigMap, STATUS_CONFIGMAP } from '../fixtures/externalgrpc/load.js';
+import { STATIC_TYPES } from './harness.js';
+
+const COMMANDS: CommandName[] = ['why-pending', 'scale-down-blockers', 'asg-audit'];
+
+function run(raw: RawInputs, id: string) {
+  const analysis = new Analysis(raw, { now: NOW, staticInstanceTypes: STATIC_TYPES });
+  const check = CHECKS.find((c) => c.meta.id === id);
+  if (!check) throw new Error(`no check ${id}`);
+  const command = COMMANDS.find((c) => check.meta.commands.includes(c)) ?? 'why-pending';
+  const r = runChecks([check], analysis, command);
+  return { findings: r.findings, skipped: r.skipped };
+}
+const raw = (opts: Parameters<typeof clusterInputs>[0] = {}) => clusterInputs(opts).raw;
+const messages = (raw: RawInputs, id: string) => run(raw, id).findings.map((f) => f.message);
+
+/** The status ConfigMap with its NodeGroupsConfig text edited. */
+function withStatusText(edit: (text: string) => string): RawInputs {
+  const c = cluster();
+  const status = structuredClone(STATUS_CONFIGMAP);
+  status.data = { ...status.data, NodeGroupsConfig: edit(status.data?.NodeGroupsConfig ?? '') };
+  return inputs({ deployments: c.deployments, configMaps: [...c.configMaps, status, providerConfigMap()], nodes: c.nodes });
+}
+
+describe('every externalgrpc check', () => {
+  const ids = CHECKS.map((c) => c.meta.id).filter((id) => id.startsWith('externalgrpc-'));
+
+  it('is declared for the externalgrpc provider only, with an upstream reference', () => {
+    expect(ids).toHaveLength(11);
+    for (const id of ids) {
+      const meta = CHECKS.find((c) => c.meta.id === id)!.meta;
+      expect(meta.providers, id).toEqual(['externalgrpc']);
+      expect(meta.upstream, id).toMatch(/cluster-autoscaler-grpc-cloud-provider|kubernetes\/autoscaler/);
+    }
+  });
+
+  it('is skipped, naming the ConfigMap to dump, when the provider config is not in the input', () => {
+    const c = cluster();
+    const bare = inputs({ deployments: c.deployments, configMaps: c.configMaps, nodes: c.nodes });
+    for (const id of ids) {
+      const r = run(bare, id);
+      expect(r.findings, id).toEqual([]);
+      expect(r.skipped.map((s) => s.reason), id).toEqual(['not-provided']);
+      expect(r.skipped[0].detail, id).toContain('kubectl -n kube-system get configmap nodegroup-status -o json');
+    }
+  });
+
+  it('does not run, and is not listed, when CA runs the AWS provider', () => {
+    const c = cluster();
+    const aws = structuredClone(c.deployments[0]);
+    const container = aws.spec!.template!.spec!.containers![0];
+    container.command = (container.command ?? []).map((a) => (a === '--cloud-provider=externalgrpc' ? '--cloud-provider=aws' : a));
+    const r = inputs({ deployments: [aws], configMaps: [...c.configMaps, structuredClone(STATUS_CONFIGMAP)], nodes: c.nodes });
+    for (const id of ids) {
+      const out = run(r, id);
+      expect(out.skipped, id).toEqual([]);
+      expect(out.findings, id).toEqual([]);
+    }
+  });
+});
+
+describe('externalgrpc-proto-version-mismatch', () => {
+  const id = 'externalgrpc-proto-version-mismatch';
+  it('fires for CA 1.35 with the pre-1.35 provider: no scratch templates (nodeBytes only; externalgrpc_node_group.go 1.35.0:230-244)', () => {
+    const fs = run(raw({ caImageTag: 'v1.35.0' }), id).findings;
+    expect(fs[0].message).toMatch(/^CA v1\.35\.0 reads only nodeBytes .* groups master, worker-addons, general, gpu-a100, default get no template/);
+    expect(fs[0].severity).toBe('error');
+    // timers of groups with autoscalingOptions arrive as 0 (fields 8-10 never set; wrapper.go:342-353) and G11
+    expect(fs.filter((f) => f.message.includes('scaleDownUnneededTime, scaleDownUnreadyTime, maxNodeProvisionTime = 0')).map((f) => f.nodeGroup)).toEqual(['general', 'gpu-a100']);
+    expect(fs.some((f) => f.message.includes('MaxNodeStartupTime = 0 for every externalgrpc node group'))).toBe(true);
+  });
+  it('fires for CA 1.32 on each group with autoscalingOptions: the nil MaxNodeProvisionTime dereference', () => {
+    const fs = run(raw({ caImageTag: 'v1.32.1' }), id).findings;
+    expect(fs.map((f) => f.nodeGroup)).toEqual(['general', 'gpu-a100']);
+    expect(fs[0].message).toContain('panics with a nil-pointer dereference');
+  });
+  it('fires once for CA 1.28, naming every group whose MaxNodeProvisionTime is 0 (fixed by 6df52ec0a4 in 1.29)', () => {
+    const fs = run(raw({ caImageTag: 'v1.28.7' }), id).findings;
+    expect(fs).toHaveLength(1);
+    expect(fs[0].message).toContain('MaxNodeProvisionTime = 0 for node groups master, worker-addons, general, gpu-a100, default');
+    expect(fs[0].severity).toBe('warning');
+  });
+  it('does not fire for CA 1.25, whose options have no per-group provision time', () => {
+    expect(run(raw({ caImageTag: 'v1.25.3' }), id).findings).toEqual([]);
+  });
+});
+
+describe('externalgrpc-autoscaling-options-partial', () => {
+  const id = 'externalgrpc-autoscaling-options-partial';
+  it('fires for gpu-a100, which sets only scaleDownUnneededTime (node_group.go:144-149)', () => {
+    const fs = run(raw(), id).findings;
+    expect(fs.map((f) => f.nodeGroup)).toEqual(['gpu-a100']);
+    expect(fs[0].message).toContain('but not scaleDownUtilizationThreshold, scaleDownGpuUtilizationThreshold, scaleDownUnreadyTime');
+    expect(fs[0].remediation).toContain('scaleDownUtilizationThreshold: 0.5');
+  });
+  it('does not fire when the group writes all four keys', () => {
+    const full = withStatusText((t) => t.replace(/( +)scaleDownUnneededTime: 20m0s\n/, '$1scaleDownUnneededTime: 20m0s\n$1scaleDownUtilizationThreshold: 0.5\n$1scaleDownGpuUtilizationThreshold: 0.5\n$1scaleDownUnreadyTime: 20m0s\n'));
+    expect(messages(full, id)).toEqual([]);
+  });
+});
+
+describe('externalgrpc-template-resources-ignored', () => {
+  const id = 'externalgrpc-template-resources-ignored';
+  it('fires for the ignored allocatable and, as an error, for the GPU dropped from capacity (BuildNodeFromTemplate l.1056-1077)', () => {
+    const fs = run(raw(), id).findings;
+    // the engine sorts by severity, then subject
+    expect(fs.map((f) => `${f.severity} ${f.nodeGroup}`)).toEqual(['error gpu-a100', 'warning general', 'warning gpu-a100', 'warning worker-addons']);
+    expect(fs[3].message).toContain('declares allocatable cpu=8, but the provider builds its template with allocatable = capacity (cpu=48)');
+    expect(fs[0].message).toContain('CA never sees nvidia.com/gpu');
+  });
+  it('does not fire for groups whose allocatable equals capacity and whose capacity has only cpu, memory, ephemeral-storage', () => {
+    const c = cluster();
+    const status = structuredClone(STATUS_CONFIGMAP);
+    const cfg = status.data?.NodeGroupsConfig ?? '';
+    status.data = { NodeGroupsConfig: cfg.slice(0, cfg.indexOf('nodeGroups:')) + 'nodeGroups:\n  - id: master\n    minSize: 1\n    maxSize: 1\n    targetSize: 1\n    nodeTemplate:\n      labels: {node-role.kubernetes.io/control-plane: ""}\n      capacity: {cpu: "8", memory: 16Gi, ephemeral-storage: 200Gi}\n      allocatable: {cpu: "8", memory: 16Gi, ephemeral-storage: 200Gi}\n' };
+    expect(messages(inputs({ deployments: c.deployments, configMaps: [...c.configMaps, status], nodes: c.nodes }), id)).toEqual([]);
+  });
+});
+
+describe('externalgrpc-default-group-holds-nodes', () => {
+  const id = 'externalgrpc-default-group-holds-nodes';
+  it('fires for the node no group template matches (MatchNodeGroup l.561-564)', () => {
+    const fs = run(raw(), id).findings;
+    expect(fs.map((f) => [f.subject.name, f.nodeGroup, f.severity])).toEqual([['legacy-db-01', 'default', 'warning']]);
+    expect(fs[0].remediation).toContain("kubectl annotate node legacy-db-01 cluster-autoscaler.kubernetes.io/scale-down-disabled=true");
+  });
+  it('does not fire when every node matches a group', () => {
+    expect(messages(raw({ nodes: cluster().nodes.filter((n) => n.metadata.name !== 'legacy-db-01') }), id)).toEqual([]);
+  });
+});
+
+describe('externalgrpc-group-cannot-create-instances', () => {
+  const id = 'externalgrpc-group-cannot-create-instances';
+  it('fires for groups without instanceParameter that may grow (createInstance l.1842-1849)', () => {
+    const fs = run(raw(), id).findings;
+    expect(fs.map((f) => f.nodeGroup)).toEqual(['default', 'gpu-a100']);
+    expect(fs[0].message).toContain('"nodegroup(default).InstanceParameter[] not exist"');
+  });
+  it('does not fire for a group at its max size', () => {
+    const capped = withStatusText((t) => t.replace(/maxSize: 1000/, 'maxSize: 1').replace(/instanceParameter: ""\n(\s+)instances: \[\]/, 'instanceParameter: x\n$1instances: []'));
+    expect(run(capped, id).findings.map((f) => f.nodeGroup)).not.toContain('default');
+  });
+});
+
+describe('externalgrpc-node-group-membership-drift', () => {
+  const id = 'externalgrpc-node-group-membership-drift';
+  it('fires for a Running node that picked up a taint its group does not list: it moves to default (UpdateNodeInNodeGroup l.796-827)', () => {
+    const nodes: Node[] = cluster().nodes.map((n) =>
+      n.metadata.name === 'node-7fj2ka.vm10-20-1-14'
+        ? { ...n, spec: { ...n.spec, taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] } }
+        : n,
+    );
+    const fs = run(raw({ nodes }), id).findings;
+    expect(fs.map((f) => f.message)).toEqual([
+      'Node node-7fj2ka.vm10-20-1-14 is recorded in node group general but its labels, annotations and taints now match default: the provider moves it at its next update, and CA then sizes and removes it as part of default.',
+    ]);
+  });
+  it('does not fire on the fixture as recorded', () => {
+    expect(messages(raw(), id)).toEqual([]);
+  });
+});
+
+describe('externalgrpc-credentials-in-configmap', () => {
+  const id = 'externalgrpc-credentials-in-configmap';
+  it('names both ConfigMaps and the key paths, never the values (Yaml() l.1102-1124)', () => {
+    const fs = run(raw(), id).findings;
+    expect(fs.map((f) => f.subject)).toEqual([
+      { kind: 'ConfigMap', name: 'cluster-autoscaler-grpc-cloud-provider-cm', namespace: 'kube-system' },
+      { kind: 'ConfigMap', name: 'nodegroup-status', namespace: 'kube-system' },
+    ]);
+    const text = JSON.stringify(fs);
+    for (const secret of ['AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE', 'Gu5t9xGARNpq86cd98joQYCN3EXAMPLEKEY']) expect(text).not.toContain(secret);
+    expect(fs[1].message).toContain('cloudProviderOption.accounts.tencentcloud.ops-prod.secretKey');
+  });
+  it('does not fire when the config holds no credentials', () => {
+    const clean = withStatusText((t) => t.replace(/\n\s+(secretId|secretKey|Password):[^\n]*/g, ''));
+    const c = cluster();
+    const r = inputs({ deployments: c.deployments, configMaps: [...c.configMaps, ...clean.configMaps.filter((m: ConfigMap) => m.metadata.name === 'nodegroup-status')], nodes: c.nodes });
+    expect(messages(r, id)).toEqual([]);
+  });
+});
+
+describe('externalgrpc-accounts-key-misplaced', () => {
+  const id = 'externalgrpc-accounts-key-misplaced';
+  it("fires when the provider loads the README-style file (provider/provier.go:14-17 reads `accounts`)", () => {
+    const fs = run(raw({ withStatus: false }), id).findings;
+    expect(fs).toHaveLength(1);
+    expect(fs[0].message).toContain('under cloudProviderOption.tencentcloud (the README\'s layout) but the provider reads cloudProviderOption.accounts: it finds no account');
+    expect(fs[0].severity).toBe('error');
+    expect(fs[0].subject).toEqual({ kind: 'File', name: '/opt/nodegroup-config.yaml' });
+  });
+  it('does not fire for the ConfigMap that uses cloudProviderOption.accounts', () => {
+    expect(messages(raw(), id)).toEqual([]);
+  });
+});
+
+describe('externalgrpc-config-file-ignored', () => {
+  const id = 'externalgrpc-config-file-ignored';
+  it('fires with what differs when the file and the ConfigMap disagree (loadNodeGroups l.1377-1400)', () => {
+    const fs = run(raw(), id).findings;
+    expect(fs).toHaveLength(1);
+    expect(fs[0].message).toContain('group "general" maxSize differs');
+    expect(fs[0].remediation).toContain('kubectl -n kube-system scale deploy/cluster-autoscaler-grpc-cloud-provider --replicas=0');
+  });
+  it('does not fire when the provider loads the file, and is skipped when only the ConfigMap is in the input', () => {
+    expect(messages(raw({ withStatus: false }), id)).toEqual([]);
+    const r = run(raw({ withFile: false }), id);
+    expect(r.findings).toEqual([]);
+    expect(r.skipped[0].detail).toContain("not the provider's start-up file");
+  });
+  it('uses the fixture file text as the start-up file', () => {
+    expect(FILE_TEXT).toContain('nodeGroups:');
+  });
+});
+
+describe('externalgrpc-instance-stuck', () => {
+  const id = 'externalgrpc-instance-stuck';
+  it('fires for the hook failure at Created (节点创建后未加入集群) and the Joined record never retried (handleRouteInstances l.1606-1653)', () => {
+    const fs = run(raw(), id).findings;
+    expect(fs.map((f) => [f.subject.name, f.nodeGroup])).toEqual([
+      ['p0w8zn4c', 'general'],
+      ['s5ny2c8v', 'general'],
+    ]);
+    expect(fs[0].message).toMatch(/stuck in Created \(Failed\).*after_created_hook\.sh/);
+    expect(fs[1].message).toContain('status InProcess is not retried');
+  });
+  it('does not fire for a record that reached Running', () => {
+    const ok = withStatusText((t) => t.replace(/stage: Created/g, 'stage: Running').replace(/stage: Joined/g, 'stage: Running'));
+    expect(messages(ok, id)).toEqual([]);
+  });
+});
+
+describe('externalgrpc-failed-create-hidden', () => {
+  const id = 'externalgrpc-failed-create-hidden';
+  it('fires for the Pending/Failed record without providerID (wrapper.go:256-262, RefreshTargetSize l.734-749)', () => {
+    const fs = run(raw(), id).findings;
+    expect(fs.map((f) => [f.subject.name, f.nodeGroup, f.caReason])).toEqual([['a1b2c3d4', 'general', 'ScaleUpTimedOut']]);
+    expect(fs[0].message).toContain('ResourceInsufficient.SpecifiedInstanceType');
+  });
+  it('does not fire while the provider still processes the create', () => {
+    const busy = withStatusText((t) => t.replace(/status: Failed\n(\s+)error: 'create instance\(a1b2c3d4\)[^\n]*/, 'status: InProcess\n$1error: ""'));
+    expect(messages(busy, 'externalgrpc-failed-create-hidden')).toEqual([]);
+  });
+});

@@ -27,7 +27,27 @@ import discoveryClusterNameMismatch from './discovery-cluster-name-mismatch.js';
 import discoveryNodesFlagMixed from './discovery-nodes-flag-mixed.js';
 import discoverySpecInvalid from './discovery-spec-invalid.js';
 import discoverySpecsAnded from './discovery-specs-anded.js';
+import externalgrpcAccountsKeyMisplaced from './externalgrpc-accounts-key-misplaced.js';
+import externalgrpcAutoscalingOptionsPartial from './externalgrpc-autoscaling-options-partial.js';
+import externalgrpcConfigFileIgnored from './externalgrpc-config-file-ignored.js';
+import externalgrpcCredentialsInConfigmap from './externalgrpc-credentials-in-configmap.js';
+import externalgrpcDefaultGroupHoldsNodes from './externalgrpc-default-group-holds-nodes.js';
+import externalgrpcFailedCreateHidden from './externalgrpc-failed-create-hidden.js';
+import externalgrpcGroupCannotCreateInstances from './externalgrpc-group-cannot-create-instances.js';
+import externalgrpcInstanceStuck from './externalgrpc-instance-stuck.js';
+import externalgrpcNodeGroupMembershipDrift from './externalgrpc-node-group-membership-drift.js';
+import externalgrpcProtoVersionMismatch from './externalgrpc-proto-version-mismatch.js';
+import externalgrpcTemplateResourcesIgnored from './externalgrpc-template-resources-ignored.js';
 import iamPermissionDenied from './iam-permission-denied.js';
+import karpenterBudgetBlocksDisruption from './karpenter-budget-blocks-disruption.js';
+import karpenterCustomLabelUnknown from './karpenter-custom-label-unknown.js';
+import karpenterNodeDisruptionBlocked from './karpenter-node-disruption-blocked.js';
+import karpenterNodeclaimNotRegistered from './karpenter-nodeclaim-not-registered.js';
+import karpenterNodeclassNotReady from './karpenter-nodeclass-not-ready.js';
+import karpenterNodepoolLimitsExhausted from './karpenter-nodepool-limits-exhausted.js';
+import karpenterPodServedByBoth from './karpenter-pod-served-by-both.js';
+import karpenterPodServedByNeither from './karpenter-pod-served-by-neither.js';
+import karpenterPodUnplaceable from './karpenter-pod-unplaceable.js';
 import launchTemplateDrift from './launch-template-drift.js';
 import mixedInstancesAttributeBased from './mixed-instances-attribute-based.js';
 import mixedInstancesShapeDiffers from './mixed-instances-shape-differs.js';
@@ -118,7 +138,27 @@ export const CHECKS: readonly Check[] = [
   discoveryNodesFlagMixed,
   discoverySpecInvalid,
   discoverySpecsAnded,
+  externalgrpcAccountsKeyMisplaced,
+  externalgrpcAutoscalingOptionsPartial,
+  externalgrpcConfigFileIgnored,
+  externalgrpcCredentialsInConfigmap,
+  externalgrpcDefaultGroupHoldsNodes,
+  externalgrpcFailedCreateHidden,
+  externalgrpcGroupCannotCreateInstances,
+  externalgrpcInstanceStuck,
+  externalgrpcNodeGroupMembershipDrift,
+  externalgrpcProtoVersionMismatch,
+  externalgrpcTemplateResourcesIgnored,
   iamPermissionDenied,
+  karpenterBudgetBlocksDisruption,
+  karpenterCustomLabelUnknown,
+  karpenterNodeDisruptionBlocked,
+  karpenterNodeclaimNotRegistered,
+  karpenterNodeclassNotReady,
+  karpenterNodepoolLimitsExhausted,
+  karpenterPodServedByBoth,
+  karpenterPodServedByNeither,
+  karpenterPodUnplaceable,
   launchTemplateDrift,
   mixedInstancesAttributeBased,
   mixedInstancesShapeDiffers,

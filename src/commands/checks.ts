@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { DOCS_BASE } from '../checks/define-check.js';
+import { checkAutoscaler, DOCS_BASE } from '../checks/define-check.js';
 import { CHECKS, findCheck } from '../checks/index.js';
 import { UsageError } from '../model/errors.js';
 import { fitTable } from '../report/table.js';
@@ -14,6 +14,7 @@ export async function runListChecks(o: GlobalOptions, deps: Deps): Promise<RunRe
         CHECKS.map((c) => ({
           id: c.meta.id,
           severity: c.meta.severity,
+          autoscaler: checkAutoscaler(c.meta),
           commands: c.meta.commands,
           title: c.meta.title,
           summary: c.meta.summary,
@@ -25,7 +26,13 @@ export async function runListChecks(o: GlobalOptions, deps: Deps): Promise<RunRe
     );
     return { exitCode: EXIT.ok };
   }
-  const rows = CHECKS.map((c) => [c.meta.id, c.meta.severity, c.meta.commands.join(','), c.meta.summary]);
+  // which autoscaler a check is about: Karpenter's are marked before their summary (CA's, the default, are not)
+  const rows = CHECKS.map((c) => [
+    c.meta.id,
+    c.meta.severity,
+    c.meta.commands.join(','),
+    `${checkAutoscaler(c.meta) === 'karpenter' ? '[Karpenter] ' : ''}${c.meta.summary}`,
+  ]);
   const head = ['CHECK', 'SEVERITY', 'COMMANDS', 'SUMMARY'];
   if (deps.stdoutIsTTY && deps.terminalWidth) {
     // at a terminal the summary wraps beside the other columns, or goes under each row when there is no room

@@ -13,6 +13,15 @@ import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
 import { InputError } from '../model/errors.js';
+import {
+  karpenterDisruptions,
+  karpenterInputs,
+  karpenterPodView,
+  karpenterPoolViews,
+  karpenterSkip,
+} from '../checks/lib/karpenter.js';
+import { karpenterKeeps } from '../report/karpenter-text.js';
+import { stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
 import { gatherIam } from './asg-audit.js';
 import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
@@ -23,6 +32,17 @@ export interface OverviewData {
   scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]> };
   asg: { error: number; warning: number; info: number; top: Finding[] };
   iam: string;
+  /** CA's cloud provider when it is not aws: its id and which of its inputs it runs with (ConfigMap or file). */
+  provider?: { id: string; source: string };
+  /** Karpenter beside CA: its NodePools, who serves each Pending pod, the Karpenter nodes it keeps. Absent without Karpenter. */
+  karpenter?: {
+    lines: string[];
+    nodePools: Array<{ name: string; line: string }>;
+    routes: { ca: number; karpenter: number; both: number; neither: number };
+    /** Pending pods by route, as namespace/name. */
+    podsByRoute: Record<'ca' | 'karpenter' | 'both' | 'neither', string[]>;
+    nodes: { total: number; kept: number; byBlocker: Array<[string, number]> };
+  };
 }
 
 function countBy<T>(items: T[], key: (t: T) => string | undefined): Array<[string, number]> {
@@ -55,7 +75,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
     caLines.push(`CA ${caVersionText(ca)} in ${ca.deployment?.namespace}/${ca.deployment?.name}`);
     const f = ca.flags;
     caLines.push(
-      `discovery ${f.nodeGroupAutoDiscovery.value.join(' ') || (f.nodes.value.length ? `--nodes ${f.nodes.value.join(' ')}` : 'none')} · expander ${f.expander.value}` +
+      `${a.provider.id !== 'aws' ? `node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)})` : `discovery ${f.nodeGroupAutoDiscovery.value.join(' ') || (f.nodes.value.length ? `--nodes ${f.nodes.value.join(' ')}` : 'none')}`} · expander ${f.expander.value}` +
         ` · scale-down threshold ${f.scaleDownUtilizationThreshold.value}${f.maxNodesTotal.value ? ` · max nodes ${f.maxNodesTotal.value}` : ''}` +
         `${f.balanceSimilarNodeGroups.value ? ' · balance-similar-node-groups' : ''}`,
     );
@@ -90,6 +110,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   const v = (name: string) => pods.filter((p) => p.report.verdict === name).length;
   const blocked = pods.filter((p) => p.report.verdict === 'no-scale-up').map((p) => `${p.report.namespace}/${p.report.name}`);
 
+  const karpenterNodeNames = new Set(raw.nodes.filter((n) => n.metadata.labels?.['karpenter.sh/nodepool'] !== undefined).map((n) => n.metadata.name ?? ''));
   let scaleDown: OverviewData['scaleDown'] = { nodes: 0, removable: 0, topReasons: [] };
   if (raw.provided.has('nodes')) {
     const sd = analyzeScaleDown(a);
@@ -97,15 +118,21 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
       nodes: sd.nodes.length,
       removable: sd.nodes.filter((n) => n.report.removable).length,
       // every reason: the kept counts add up to the nodes not removable
-      topReasons: countBy(sd.nodes, (n) => (n.report.removable ? undefined : (n.report.caReason ?? n.report.verdict))),
+      // Karpenter's nodes are NotAutoscaled to CA by design: counted apart so they do not read as a problem
+      topReasons: countBy(sd.nodes, (n) =>
+        n.report.removable ? undefined : n.report.caReason === 'NotAutoscaled' && karpenterNodeNames.has(n.report.name) ? 'Karpenter nodes (CA ignores them)' : (n.report.caReason ?? n.report.verdict),
+      ),
     };
   }
 
-  const asgRun = raw.provided.has('autoScalingGroups') ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
+  const otherProvider = a.provider.id !== 'aws';
+  const asgRun = raw.provided.has('autoScalingGroups') || otherProvider ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
   const bySev = (s: string) => asgRun.findings.filter((f) => f.severity === s).length;
   const iamFindings = asgRun.findings.filter((f) => f.checkId.startsWith('iam-'));
   const iamSkipped = asgRun.skipped.find((s) => s.checkId.startsWith('iam-'));
-  const iam = !raw.provided.has('autoScalingGroups')
+  const iam = otherProvider
+    ? `not applicable: CA runs with --cloud-provider=${a.provider.id}`
+    : !raw.provided.has('autoScalingGroups')
     ? 'not evaluated: no Auto Scaling groups in the input'
     : iamSkipped
     ? // --iam-policy is asg-audit's flag: the overview must not advise a flag it rejects
@@ -114,15 +141,67 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
       ? `${iamFindings.length} denied action(s): ${[...new Set(iamFindings.map((f) => f.message.split(' ')[0]))].slice(0, 3).join(', ')}`
       : 'every action CA needs is allowed';
 
+  const karpenter = karpenterInputs(a).present ? karpenterOverview(a, pods) : undefined;
+
   const data: OverviewData = {
     ca: caLines,
     pending: { total: pods.length, noScaleUp: v('no-scale-up'), ignored: v('ignored-by-ca'), scaleUp: v('scale-up'), fitsNode: v('fits-existing-node'), blocked },
     scaleDown,
     asg: { error: bySev('error'), warning: bySev('warning'), info: bySev('info'), top: asgRun.findings.filter((f) => f.severity === 'error').slice(0, 3) },
     iam,
+    ...(otherProvider ? { provider: { id: a.provider.id, source: a.provider.describeSource(a.providerContext) } } : {}),
+    ...(karpenter ? { karpenter } : {}),
   };
   const exitCode = data.pending.noScaleUp + data.pending.ignored > 0 || data.asg.error > 0 ? EXIT.findings : EXIT.ok;
   return { data, exitCode };
+}
+
+/** The Karpenter half of the overview (src/checks/lib/karpenter.ts does the work). */
+function karpenterOverview(a: Analysis, pods: ReturnType<typeof analyzePods>): NonNullable<OverviewData['karpenter']> {
+  const k = karpenterInputs(a);
+  const lines: string[] = [];
+  const st = k.settings;
+  lines.push(
+    st
+      ? `Karpenter ${st.version ?? '(version unknown)'} in ${st.namespace ?? '?'}/${st.name ?? '?'}${st.clusterName ? ` · cluster ${st.clusterName}` : ''}`
+      : 'Karpenter: its CRDs are in the input but not its Deployment (version and settings unknown)',
+  );
+  const notReady = k.nodeClasses.filter((c) => c.status?.conditions?.find((x) => x.type === 'Ready')?.status !== 'True').map((c) => c.metadata.name ?? '');
+  const stuck = stuckNodeClaims(k.nodeClaims, undefined, a.now).filter((c) => c.stage !== 'initialization' || c.ageMs > 15 * 60_000);
+  lines.push(
+    `${k.nodePools.length} NodePool(s) · ${k.nodeClasses.length} EC2NodeClass(es)${notReady.length ? ` (not Ready: ${notReady.join(', ')})` : ''} · ${k.nodeClaims.length} NodeClaim(s)${stuck.length ? ` (not joined: ${stuck.map((c) => `${c.name} ${c.stage === 'registration' ? 'never registered' : c.stage === 'launch' ? 'not launched' : 'not initialized'}`).join(', ')})` : ''}`,
+  );
+  const skip = karpenterSkip(a, ['nodePools', 'ec2NodeClasses', 'nodeClaims']);
+  if (skip) lines.push(`incomplete: ${skip.detail}`);
+  const nodePools = karpenterPoolViews(a).map((v) => {
+    const limits = v.resources.filter((r) => r.limit !== undefined).map((r) => `${r.resource} ${r.usedText}/${r.limitText}${r.exceeded ? ' EXCEEDED' : ''}`);
+    const d = v.nodePool.spec.disruption;
+    const ready = v.nodePool.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+    return {
+      name: v.name,
+      line: `${v.name}  weight ${v.weight ?? 0} · ${v.nodes.length} node(s)${v.unregisteredInstances.length ? ` + ${v.unregisteredInstances.length} launched, not registered` : ''} · ${limits.length ? `limits ${limits.join(', ')}` : 'no limits'} · zones ${v.zones.join(', ') || 'none'} · ${d?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized'} after ${d?.consolidateAfter ?? '0s'}${ready === 'False' ? ' · NOT READY' : ''}`,
+    };
+  });
+  const podsByRoute: NonNullable<OverviewData['karpenter']>['podsByRoute'] = { ca: [], karpenter: [], both: [], neither: [] };
+  for (const p of pods) {
+    if (p.report.verdict === 'not-pending' || p.report.verdict === 'fits-existing-node') continue;
+    const r = karpenterPodView(a, p).routing.route;
+    if (r !== 'not-pending') podsByRoute[r].push(`${p.report.namespace}/${p.report.name}`);
+  }
+  const disruptions = karpenterDisruptions(a).filter((d) => d.node !== undefined);
+  const byBlocker = new Map<string, number>();
+  for (const d of disruptions) for (const id of new Set(d.blockers.filter((b) => !b.partial).map((b) => b.id))) byBlocker.set(id, (byBlocker.get(id) ?? 0) + 1);
+  return {
+    lines,
+    nodePools,
+    routes: { ca: podsByRoute.ca.length, karpenter: podsByRoute.karpenter.length, both: podsByRoute.both.length, neither: podsByRoute.neither.length },
+    podsByRoute,
+    nodes: {
+      total: disruptions.length,
+      kept: disruptions.filter(karpenterKeeps).length,
+      byBlocker: [...byBlocker].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)),
+    },
+  };
 }
 
 export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
@@ -135,14 +214,32 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   );
   if (d.pending.blocked.length)
     lines.push(`  stuck: ${t(d.pending.blocked.slice(0, 5).join(', '))}${d.pending.blocked.length > 5 ? ', ...' : ''}`);
+  const k = d.karpenter;
+  if (k) {
+    const r = k.routes;
+    lines.push(
+      `  who serves them: ${r.ca} CA, ${r.karpenter} Karpenter, ${r.both ? s.yellow(`${r.both} CA and Karpenter may both provision`) : '0 both'}, ${r.neither ? s.red(`${r.neither} neither`) : '0 neither'}`,
+    );
+    for (const route of ['both', 'neither'] as const)
+      if (k.podsByRoute[route].length)
+        lines.push(`  ${route}: ${t(k.podsByRoute[route].slice(0, 5).join(', '))}${k.podsByRoute[route].length > 5 ? ', ...' : ''}`);
+  }
   lines.push('', s.bold('Scale-down'));
   lines.push(
     `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
   );
-  lines.push('', s.bold('Auto Scaling groups'), `  findings: ${d.asg.error} error, ${d.asg.warning} warning, ${d.asg.info} info`);
-  // whole messages (a cut one loses the name a user copies); the rest are counted and asg-audit lists them
+  if (k) {
+    lines.push('', s.bold('Karpenter'), ...k.lines.map((l) => `  ${t(l)}`));
+    for (const np of k.nodePools) lines.push(`  NodePool ${t(np.line)}`);
+    lines.push(
+      `  Karpenter nodes: ${k.nodes.kept} of ${k.nodes.total} held${k.nodes.byBlocker.length ? ` (${t(k.nodes.byBlocker.map(([id, n]) => `${n} ${id}`).join(', '))})` : ''}; CA ignores them by design`,
+    );
+  }
+  const audit = d.provider ? 'node-group-audit' : 'asg-audit';
+  lines.push('', s.bold(d.provider ? `Node groups (${t(d.provider.id)})` : 'Auto Scaling groups'), `  findings: ${d.asg.error} error, ${d.asg.warning} warning, ${d.asg.info} info`);
+  // whole messages (a cut one loses the name a user copies); the rest are counted and the audit lists them
   for (const f of d.asg.top) lines.push(`  ${s.red('✖')} ${t(f.checkId)}  ${t(f.message)}`);
-  if (d.asg.error > d.asg.top.length) lines.push(`  … and ${d.asg.error - d.asg.top.length} more error(s): casdoctor asg-audit lists every finding`);
+  if (d.asg.error > d.asg.top.length) lines.push(`  … and ${d.asg.error - d.asg.top.length} more error(s): casdoctor ${audit} lists every finding`);
   lines.push('', s.bold('IAM'), `  ${t(d.iam)}`, '');
   return `${lines.join('\n')}\n`;
 }
@@ -175,14 +272,20 @@ export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResu
   if (!(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes)) {
     // the next commands read the same input as this one: --from, --now and the rest carried over
     const same = sameInputFlags(o);
-    deps.stdout(`Next:\n${['why-pending -A', 'asg-audit', 'scale-down-blockers'].map((c) => `  casdoctor ${c}${same}\n`).join('')}`);
+    deps.stdout(`Next:\n${['why-pending -A', data.provider ? 'node-group-audit' : 'asg-audit', 'scale-down-blockers'].map((c) => `  casdoctor ${c}${same}\n`).join('')}`);
     return { exitCode };
   }
   const { pick } = await import('../interactive/picker.js');
-  const choice = await pick('What next?', MENU.map((m) => ({ label: m.label, detail: `casdoctor ${m.key}`, value: m.key })), deps.terminal);
+  // another provider's users audit with node-group-audit (asg-audit is the AWS name)
+  const menu = data.provider ? MENU.map((m) => (m.key === 'asg-audit' ? { key: 'node-group-audit', label: 'Audit the node groups' } : m)) : MENU;
+  const choice = await pick('What next?', menu.map((m) => ({ label: m.label, detail: `casdoctor ${m.key}`, value: m.key })), deps.terminal);
   if (choice === 'why-pending') {
     const { runWhyPending } = await import('./why-pending.js');
     return runWhyPending({ ...o }, deps);
+  }
+  if (choice === 'node-group-audit') {
+    const { runNodeGroupAudit } = await import('./node-group-audit.js');
+    return runNodeGroupAudit({ ...o }, deps);
   }
   if (choice === 'asg-audit') {
     const { runAsgAudit } = await import('./asg-audit.js');

@@ -9,7 +9,7 @@ export function registerPreflight(program: Command, ctx: CliContext): void {
   program
     .command('preflight')
     .description(
-      'CI gate: check workload manifests against node groups before they ship (placement from zero, scale-down blockers, zonal storage)',
+      'CI gate: check workload manifests against node groups and Karpenter NodePools before they ship (placement from zero, scale-down blockers, zonal storage)',
     )
     .option(
       '-f, --filename <path>',
@@ -20,6 +20,11 @@ export function registerPreflight(program: Command, ctx: CliContext): void {
     .option(
       '--node-groups <file>',
       "node groups in casdoctor's own format (schema: schemas/node-groups.schema.json); repeatable",
+      collect,
+    )
+    .option(
+      '--nodepools <path>',
+      'Karpenter NodePools and EC2NodeClasses (karpenter.sh/v1, karpenter.k8s.aws/v1): a file, a directory or - ; repeatable (they may also sit among -f manifests or in a --from dump)',
       collect,
     )
     .option('--live', 'node groups, DaemonSets and CA flags from the current cluster and AWS')
@@ -41,6 +46,7 @@ Examples:
   casdoctor preflight -f k8s/ --eksctl cluster.yaml -o table \\
       --output-file sarif=casdoctor.sarif --output-file junit=casdoctor-junit.xml
   casdoctor preflight -f k8s/ --live --ca-args "--expendable-pods-priority-cutoff=-100"
+  casdoctor preflight -f k8s/ --nodepools karpenter/      # NodePools + EC2NodeClasses; add --eksctl for CA groups too
 
 Output: -o table|json|sarif|junit|markdown on stdout (one format); more formats with --output-file.
 Suppress with .casdoctor.yaml (ignore entries need a reason) or the annotation casdoctor.io/ignore: "<check-id>,...".

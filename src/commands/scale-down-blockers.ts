@@ -1,3 +1,5 @@
+import { isKarpenterNode, karpenterDisruptions, karpenterInputs } from '../checks/lib/karpenter.js';
+import { karpenterNodeJson, renderKarpenterDisruptionSection } from '../report/karpenter-text.js';
 import { safeText } from '../report/sanitize.js';
 import { caHealthFrom } from '../model/ca-health.js';
 import { runChecks } from '../checks/lib/engine.js';
@@ -13,8 +15,14 @@ import { analyzeScaleDown, setNodeScope } from '../simulate/scale-down.js';
 import {
   gatherInputs,
   loadInstanceTypeData,
+  headerProvider,
+  noNodeGroupsNote,
   reportHeader,
+  type ChunkSink,
+  type DeferredWrite,
   renderMachineReport,
+  stdoutSink,
+  writeMachineReport,
   renderNames,
   requireOutput,
   resolveNow,
@@ -48,6 +56,8 @@ export interface ScaleDownRound {
   text: string;
   nodes: ScaleDownNodeReport[];
   exitCode: number;
+  /** sink 'deferred' (a --watch round): writes the machine report, streamed, once the round's banner is out. */
+  write?: DeferredWrite;
 }
 
 export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: Deps): Promise<RunResult> {
@@ -64,15 +74,16 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
     target = { ...o, node };
   }
   if (watchMs === undefined) {
-    const round = await scaleDownRound(target, deps);
-    deps.stdout(round.text);
+    // -o json|yaml is streamed to stdout as it is written; a --watch round streams it after the round's banner
+    const round = await scaleDownRound(target, deps, stdoutSink(deps));
+    if (round.text) deps.stdout(round.text);
     return { exitCode: round.exitCode };
   }
   const { watchLoop } = await import('./watch.js');
   return watchLoop({
     intervalMs: watchMs,
     deps,
-    round: () => scaleDownRound(target, deps),
+    round: () => scaleDownRound(target, deps, 'deferred'),
     machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => nodeChanges(prev.nodes, next.nodes),
   });
@@ -128,7 +139,7 @@ export function resolveNodeName(arg: string, names: readonly string[]): string {
 }
 
 /** One complete run: gather, analyse, check, render. */
-export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): Promise<ScaleDownRound> {
+export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<ScaleDownRound> {
   const reqs = o.selector ? parseLabelSelector(o.selector) : [];
   const now = resolveNow(o, deps);
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
@@ -145,8 +156,11 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   const names = raw.nodes.map((n) => n.metadata.name ?? '');
   if (o.node) o = { ...o, node: resolveNodeName(o.node, names) };
-  if (o.nodegroup && !analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === o.nodegroup)) {
-    const groups = analysis.nodeGroupsResult.nodeGroups.map((g) => g.name).sort();
+  const kPresent = karpenterInputs(analysis).present;
+  const nodePoolNames = karpenterInputs(analysis).nodePools.map((np) => np.metadata.name ?? '');
+  // --nodegroup names a CA group or a Karpenter NodePool (one place to ask why a node stays)
+  if (o.nodegroup && !analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === o.nodegroup) && !nodePoolNames.includes(o.nodegroup)) {
+    const groups = [...analysis.nodeGroupsResult.nodeGroups.map((g) => g.name), ...nodePoolNames.map((n) => `nodepool/${n}`)].sort();
     throw new InputError(
       `node group ${o.nodegroup} not found${groups.length ? `; Auto Scaling groups: ${listOf(groups)}` : ': the input has no Auto Scaling groups'}`,
     );
@@ -159,7 +173,21 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
       (reqs.length === 0 || labelsMatch(reqs, node.metadata.labels)),
   );
   const sd = analyzeScaleDown(analysis);
-  const { findings, skipped } = runChecks(CHECKS, analysis, 'scale-down-blockers');
+  const checkRun = runChecks(CHECKS, analysis, 'scale-down-blockers');
+  const skipped = checkRun.skipped;
+  // Karpenter's nodes belong to no ASG by design: CA's "not autoscaled" about them is not a problem to fix
+  const karpenterNodeNames = new Set(raw.nodes.filter(isKarpenterNode).map((n) => n.metadata.name ?? ''));
+  const findings = checkRun.findings.filter((f) => !(f.checkId === 'node-not-autoscaled' && karpenterNodeNames.has(f.subject.name)));
+  const kNodes = kPresent
+    ? karpenterDisruptions(analysis).filter((d) => {
+        const node = d.node ? raw.nodes.find((n) => n.metadata.name === d.node) : undefined;
+        return (
+          (o.node === undefined || d.node === o.node) &&
+          (o.nodegroup === undefined || d.nodePool === o.nodegroup) &&
+          (reqs.length === 0 || (node !== undefined && labelsMatch(reqs, node.metadata.labels)))
+        );
+      })
+    : [];
   const caHealth = caHealthFrom(findings);
   const logIndex = analysis.caLogIndex;
   // CA's own word per node beside casdoctor's verdict (a copy: the analysis is memoized)
@@ -174,11 +202,12 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
   for (const g of raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
 
   let text: string;
+  let write: DeferredWrite | undefined;
   if (o.output === 'name') {
     text = renderNames('node', nodeReports.map((n) => n.name));
   } else if (o.output === 'json' || o.output === 'yaml') {
-    text = await renderMachineReport(o.output, {
-        schemaVersion: 1,
+    const report = {
+        schemaVersion: 1 as const,
         command: 'scale-down-blockers',
         now: now.toISOString(),
           findings,
@@ -194,13 +223,17 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
           ...(c.group ? { nodeGroup: c.group } : {}),
         })),
         caHealth: { running: caHealth.running, findings: caHealth.findings.map((f) => f.checkId) },
-      });
+        ...(kPresent ? { karpenter: { now: now.toISOString(), nodes: kNodes.map(karpenterNodeJson) } } : {}),
+      };
+    if (sink === 'deferred') write = (s) => writeMachineReport(o.output, report, s);
+    else if (sink) await writeMachineReport(o.output, report, sink);
+    text = sink ? '' : await renderMachineReport(o.output, report);
   } else {
     const ca = analysis.ca;
     const notes: string[] = [];
     if (analysis.nodeGroupsResult.nodeGroups.length === 0)
       notes.push(
-        'no Auto Scaling Groups in the input: every node looks NotAutoscaled (add `aws autoscaling describe-auto-scaling-groups --output json`)',
+        noNodeGroupsNote(analysis, 'no Auto Scaling Groups in the input: every node looks NotAutoscaled (add `aws autoscaling describe-auto-scaling-groups --output json`)'),
       );
     notes.push(...sd.notes);
     if (o.node || o.nodegroup || o.selector)
@@ -217,17 +250,20 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps): P
           ...(sd.caStartedAt ? { caStartedAt: sd.caStartedAt.toISOString() } : {}),
           findings,
           skipped,
-          header: reportHeader(ca, now, o),
+          header: reportHeader(ca, now, o, undefined, headerProvider(analysis)),
           notes,
           width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
           wide: o.output === 'wide',
+          karpenterNodePools: new Map(raw.nodes.filter(isKarpenterNode).map((n) => [n.metadata.name ?? '', n.metadata.labels?.['karpenter.sh/nodepool'] ?? ''])),
+          karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString() }),
         },
         await terminalStyle(o.color && deps.stdoutIsTTY),
       );
   }
   const nodes = sd.inScope.map((n) => n.report);
-  if (!o.failOnExplicit || o.failOn === 'never') return { text, nodes, exitCode: EXIT.ok };
+  const deferred = write ? { write } : {};
+  if (!o.failOnExplicit || o.failOn === 'never') return { text, nodes, exitCode: EXIT.ok, ...deferred };
   const threshold = SEVERITY_ORDER[o.failOn];
   const exitCode = findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok;
-  return { text, nodes, exitCode };
+  return { text, nodes, exitCode, ...deferred };
 }

@@ -4,6 +4,7 @@ import type {
   AutoScalingGroup,
   Ec2Image,
   Ec2InstanceTypeInfo,
+  Ec2InstanceTypeOffering,
   EksNodegroup,
   InstanceRequirements,
   LaunchConfiguration,
@@ -684,6 +685,58 @@ export async function gatherAws(opts: AwsGatherOptions): Promise<RawInputs> {
   const incomplete = book.incompleteKinds();
   for (const kind of Object.values(ACTION_KIND)) if (!incomplete.has(kind)) inputs.provided.add(kind);
   progress('done');
+  return inputs;
+}
+
+/** DescribeInstanceTypeOfferings MaxResults maximum. */
+const OFFERINGS_PAGE_SIZE = 1000;
+
+/**
+ * EC2's instance-type offerings per zone, read only when the cluster runs Karpenter: `zones` are its EC2NodeClasses'
+ * subnet zones (empty: every zone of the region, as Karpenter itself asks; karpenter-provider-aws
+ * pkg/providers/instancetype/offering). Bounded like every other call: pages of 1,000, the page budget, a gap on denial.
+ */
+export async function gatherInstanceTypeOfferings(opts: AwsGatherOptions & { zones: readonly string[] }): Promise<RawInputs> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const ec2 = await import('@aws-sdk/client-ec2');
+  const limits = liveLimits(opts.limits);
+  const client = new ec2.EC2Client(await awsClientConfig(opts));
+  boundAwsClient(client, { timeoutMs: opts.requestTimeoutMs, maxBytes: limits.maxResponseBytes });
+  const book = new CallBook(opts.region, (s) => endpointFor(opts, s), opts.profile ?? process.env.AWS_PROFILE, limits.maxAwsPages);
+  const inputs = emptyInputs();
+  const action = 'ec2:DescribeInstanceTypeOfferings';
+  const zones = [...new Set(opts.zones)].sort();
+  opts.onProgress?.(`aws: describing instance type offerings in ${zones.length ? zones.join(', ') : opts.region}…`);
+  let rows: Ec2InstanceTypeOffering[] | undefined;
+  try {
+    rows = await book.run(action, zones.length ? listScope('zones', zones) : `region ${opts.region}`, async () => {
+      const out: Ec2InstanceTypeOffering[] = [];
+      const guard = book.guard(action);
+      let NextToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ec2.DescribeInstanceTypeOfferingsCommand({
+            LocationType: 'availability-zone',
+            ...(zones.length ? { Filters: [{ Name: 'location', Values: zones }] } : {}),
+            MaxResults: OFFERINGS_PAGE_SIZE,
+            NextToken,
+          }),
+        );
+        out.push(...toAwsJson<Ec2InstanceTypeOffering[]>(page.InstanceTypeOfferings ?? []));
+        NextToken = guard.next(page.NextToken);
+      } while (NextToken);
+      return out;
+    });
+  } finally {
+    client.destroy();
+  }
+  if (rows) {
+    inputs.instanceTypeOfferings = rows.sort((a, b) =>
+      a.Location === b.Location ? (a.InstanceType < b.InstanceType ? -1 : 1) : a.Location < b.Location ? -1 : 1,
+    );
+    inputs.provided.add('instanceTypeOfferings');
+  }
+  inputs.gaps.push(...book.gaps());
   return inputs;
 }
 

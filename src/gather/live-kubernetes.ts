@@ -9,6 +9,7 @@ import { createGunzip } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Deployment, KubeObject } from '../model/k8s.js';
 import { shellCommand } from '../model/shell.js';
+import { KARPENTER_CRD_API, KARPENTER_CRD_KINDS, KARPENTER_CRD_OBJECT_KIND } from '../model/karpenter-crds.js';
 import { type DataKind, emptyInputs, type Gap, type RawInputs } from '../model/snapshot.js';
 import {
   EnvironmentError,
@@ -19,6 +20,8 @@ import {
 import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
 import { DEFAULT_CA_LOG_SINCE_SECONDS, gatherCaRecord } from './live-ca-record.js';
 import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
+import { whoOf } from './prefit.js';
+import { fitToShape, isObject } from './shape.js';
 
 export interface KubeGatherOptions {
   /** A kubeconfig file; replaces $KUBECONFIG like `kubectl --kubeconfig`. */
@@ -36,6 +39,8 @@ export interface KubeGatherOptions {
   readCaRecord?: boolean;
   /** Test hook: smaller bounds (see live-limits.ts for the defaults and why). */
   limits?: Partial<LiveLimits>;
+  /** As the offline loader: 'read'/'why-pending' keep only the fields casdoctor reads (shape.ts); 'all' (default) all. */
+  fields?: 'read' | 'why-pending' | 'all';
 }
 
 interface ResourceSpec {
@@ -55,6 +60,15 @@ interface ResourceSpec {
    * a 404 for every one means the CRD is not installed, so there are none (provided, empty), never a gap.
    */
   crdVersions?: readonly string[];
+  /**
+   * Older API versions casdoctor does not read (Karpenter's v1beta1): listed only when every crdVersion answered 404;
+   * objects there are a gap saying which release converts them, none there means the CRD is not installed.
+   */
+  refusedVersions?: readonly string[];
+  /** Why objects of refusedVersions are not read (the gap's detail, after "list <resource>: "). */
+  refusedHint?: string;
+  /** Added to a 403's gap detail: the RBAC rule to add. */
+  forbiddenHint?: string;
 }
 
 /** The CA status ConfigMap; the only ConfigMap ever read (CA: --status-config-map-name default). */
@@ -198,6 +212,21 @@ const RESOURCES: readonly ResourceSpec[] = [
     namespaced: true,
     crdVersions: ['v1beta1', 'v1alpha1'],
   },
+  // Karpenter's resources (cluster-scoped): v1 only; a cluster still on v1beta1 (Karpenter v0.32-v0.37) is told so
+  ...KARPENTER_CRD_KINDS.map(
+    (key): ResourceSpec => ({
+      key,
+      plural: KARPENTER_CRD_API[key].plural,
+      group: KARPENTER_CRD_API[key].group,
+      version: 'v1',
+      kind: KARPENTER_CRD_OBJECT_KIND[key],
+      namespaced: false,
+      crdVersions: ['v1'],
+      refusedVersions: ['v1beta1'],
+      forbiddenHint: `grant list on ${KARPENTER_CRD_API[key].plural} in API group ${KARPENTER_CRD_API[key].group} (deploy/casdoctor-clusterrole.yaml)`,
+      refusedHint: `the cluster serves only ${KARPENTER_CRD_API[key].group}/v1beta1 (Karpenter v0.32-v0.37), which casdoctor does not read; Karpenter v1.0 serves ${KARPENTER_CRD_API[key].group}/v1 and converts v1beta1 objects to it: upgrade Karpenter to v1.0 or later`,
+    }),
+  ),
 ];
 
 /** CA's priority-expander ConfigMap (CA: expander/priority/priority.go), fetched by name in CA's --namespace. */
@@ -362,6 +391,10 @@ export interface Target {
   timeoutMs: number;
   authHint: string;
   limits: LiveLimits;
+  /** What to keep of listed objects (KubeGatherOptions.fields); default 'all'. */
+  fields?: 'read' | 'why-pending' | 'all';
+  /** Warnings found while listing (wrong-typed values), copied into the snapshot. */
+  warnings: string[];
 }
 
 export interface HttpResult {
@@ -393,6 +426,7 @@ export function httpGet(
   pathAndQuery: string,
   call: string,
   o: GetOptions = {},
+  onReusedSocket = true,
 ): Promise<HttpResult> {
   const url = new URL(target.server + pathAndQuery);
   const mod = url.protocol === 'http:' ? http : https;
@@ -408,7 +442,9 @@ export function httpGet(
       f();
     };
     const fail = (e: Error) => settle(() => reject(e));
+    let responded = false;
     const req = mod.request(url, { method: 'GET', agent: target.agent, headers }, (res) => {
+      responded = true;
       const gunzip = res.headers['content-encoding'] === 'gzip' ? createGunzip() : undefined;
       const stream = gunzip ? res.pipe(gunzip) : res;
       const chunks: Buffer[] = [];
@@ -454,7 +490,15 @@ export function httpGet(
       fail(new RequestTimeoutError(target.server, call, timeoutMs));
       req.destroy();
     }, timeoutMs);
-    req.on('error', fail);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as idle just as it was reused: the GET never reached the server, so it is
+      // sent once more on a fresh connection (Node's http docs: request.reusedSocket; client-go retries the same way).
+      if (onReusedSocket && req.reusedSocket && !responded && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) {
+        settle(() => resolve(httpGet(target, pathAndQuery, call, o, false)));
+        return;
+      }
+      fail(e);
+    });
     req.end();
   });
 }
@@ -573,6 +617,7 @@ async function listAll(
   restart: for (;;) {
     const seen = new Set<string>(); // a restarted list may see the same tokens again
     const items: KubeObject[] = [];
+    const fitter = itemFitter(target, spec);
     let cont: string | undefined;
     do {
       const q = new URLSearchParams({ limit: String(PAGE_LIMIT) });
@@ -604,7 +649,7 @@ async function listAll(
         throw e;
       }
       if (res.status === 200) {
-        let list: { apiVersion?: string; items?: KubeObject[]; metadata?: { continue?: string } };
+        let list: { apiVersion?: string; items?: Record<string, unknown>[]; metadata?: { continue?: string } };
         try {
           list = JSON.parse(res.body);
         } catch {
@@ -618,9 +663,12 @@ async function listAll(
           };
         }
         const apiVersion = list.apiVersion ?? (spec.group ? `${spec.group}/${spec.version}` : spec.version);
-        // API servers omit apiVersion/kind on list items; kubectl -o json prints them
-        for (const item of list.items ?? [])
-          items.push({ apiVersion, kind: spec.kind, ...item } as KubeObject);
+        // API servers omit apiVersion/kind on list items; kubectl -o json prints them. Each page is fitted (and
+        // projected, as --from is) before the next is read, so only one page of whole objects is ever held.
+        for (const item of Array.isArray(list.items) ? list.items : []) {
+          const fitted = fitter.fit({ apiVersion, kind: spec.kind, ...item });
+          if (fitted) items.push(fitted);
+        }
         cont = list.metadata?.continue || undefined;
         pages++;
         if (cont) {
@@ -637,8 +685,39 @@ async function listAll(
       }
       return { gap: gapFromStatus(name, scope, res) };
     } while (cont);
+    fitter.flush();
     return { items };
   }
+}
+
+/**
+ * Fits each listed object to the shape casdoctor reads, as the offline loader does (src/gather/prefit.ts): a wrong-typed
+ * field is dropped with a warning, and with fields 'read' or 'why-pending' only the fields casdoctor reads are kept.
+ */
+function itemFitter(target: Target, spec: ResourceSpec) {
+  const profile = target.fields === 'all' ? undefined : target.fields;
+  const problems: string[] = [];
+  let problemCount = 0;
+  return {
+    fit(item: Record<string, unknown>): KubeObject | undefined {
+      // CA's custom resources are few and small and checked whole by the analysis (ca-crds.ts), as offline
+      if (spec.crdVersions || !isObject(item.metadata)) return item as unknown as KubeObject;
+      const found: string[] = [];
+      const out = fitToShape(spec.key, item, found, '', profile !== undefined, profile);
+      if (found.length && problems.length < 3) {
+        const who = whoOf(spec.kind, item.metadata);
+        for (const p of found) problems.push(`${who}: ${p}`);
+      }
+      problemCount += found.length;
+      return out as unknown as KubeObject | undefined;
+    },
+    flush() {
+      if (problemCount === 0) return;
+      target.warnings.push(
+        `the Kubernetes API server ${target.server} sent ${problemCount} value(s) of the wrong type in ${resourceName(spec)}; ignored (${problems.slice(0, 3).join('; ')}${problemCount > 3 ? '; ...' : ''})`,
+      );
+    },
+  };
 }
 
 /** Stops a list whose server repeats a continue token or never stops paging. */
@@ -721,12 +800,24 @@ function authHintFor(kc: KubeConfig, context: string): string {
   return `refresh the credentials of context "${context}" (${shellCommand(['kubectl', 'config', 'view', '--minify', '--context', context])}); ${version} shows the same error`;
 }
 
+/**
+ * A plain-HTTP server (`kubectl proxy`: `server: http://127.0.0.1:8001`, no credentials) is used as kubectl uses it.
+ * client-node refuses http: unless the cluster sets insecure-skip-tls-verify (config.js createAgent), which has no
+ * meaning without TLS: the current cluster gets that flag in memory, so client-node makes a plain http.Agent.
+ */
+export function allowPlainHttp(kc: KubeConfig): void {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster || !/^http:/i.test(cluster.server) || cluster.skipTLSVerify) return;
+  kc.clusters = kc.clusters.map((c) => (c === cluster ? { ...c, skipTLSVerify: true } : c));
+}
+
 /** Gathers every Kubernetes kind casdoctor reads. Forbidden or missing resource types become gaps. */
 export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInputs> {
   const progress = (m: string) => opts.onProgress?.(`kubernetes: ${m}`);
   const { kc, context, server } = await loadKubeConfig(opts);
   progress(`context ${context} (${server})`);
   refuseLegacyAuthProvider(kc, context);
+  allowPlainHttp(kc);
 
   const reqOpts: https.RequestOptions = { headers: {} };
   try {
@@ -749,6 +840,7 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
   // reuse connections, as client-go does. Free sockets are unref'd and the agent is destroyed when the lists are done.
   const agent = reqOpts.agent as (http.Agent & { keepAlive?: boolean }) | undefined;
   if (agent) agent.keepAlive = true;
+  const inputs = emptyInputs();
   const target: Target = {
     server,
     context,
@@ -757,9 +849,10 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
     timeoutMs: opts.requestTimeoutMs,
     authHint: authHintFor(kc, context),
     limits: liveLimits(opts.limits),
+    fields: opts.fields,
+    warnings: inputs.warnings,
   };
 
-  const inputs = emptyInputs();
   inputs.sources.push(`live: ${context}`);
   try {
     const outcomes = await Promise.all(
@@ -784,11 +877,15 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
         return { spec, outcome, extraGaps };
       }),
     );
+    const podsOutcome = outcomes.find((o) => o.spec.key === 'pods')?.outcome;
+    if (podsOutcome && 'gap' in podsOutcome) {
+      // Every command needs pods: say why they could not be listed instead of "no Pods could be listed"
+      const others = outcomes.filter((o) => o.spec.key !== 'pods' && 'gap' in o.outcome && o.outcome.gap.reason === podsOutcome.gap.reason);
+      throw podsUnlisted(target, podsOutcome.gap, others.map((o) => resourceName(o.spec)));
+    }
     for (const { spec, outcome, extraGaps } of outcomes) {
       inputs.gaps.push(...extraGaps);
       if ('gap' in outcome) {
-        // Every command needs pods: say why they could not be listed instead of "no Pods could be listed"
-        if (spec.key === 'pods') throw podsUnlisted(target, outcome.gap);
         inputs.gaps.push(outcome.gap);
         continue;
       }
@@ -800,6 +897,9 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
       if (priority && 'items' in priority) inputs.configMaps.push(...priority.items);
       else if (priority) inputs.gaps.push(priority.gap);
     }
+    await getExternalGrpcConfigMaps(target, inputs);
+    // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
+    (await import('./externalgrpc-inputs.js')).scrubExternalGrpcConfigMaps(inputs);
     if (opts.readCaRecord ?? true) {
       const record = await gatherCaRecord(target, inputs, {
         sinceSeconds: opts.caLogSinceSeconds ?? DEFAULT_CA_LOG_SINCE_SECONDS,
@@ -815,12 +915,22 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
   return inputs;
 }
 
-function podsUnlisted(target: Target, gap: Gap): EnvironmentError {
+/**
+ * Pods could not be listed: nothing can be analysed. The message leads with the server's own words (for a 403 the user
+ * it authenticated and the API group/resource RBAC checked) and counts the other lists that failed the same way.
+ */
+function podsUnlisted(target: Target, gap: Gap, sameFailure: string[] = []): EnvironmentError {
+  const scoped = gap.scope && gap.scope !== 'cluster scope' ? gap.scope.replace(/^namespace /, '') : undefined;
+  const canI = ['kubectl', 'auth', 'can-i', 'list', 'pods', ...(scoped ? ['-n', scoped] : ['--all-namespaces']), '--context', target.context];
   const hint =
     gap.reason === 'forbidden'
-      ? `${shellCommand(['kubectl', 'auth', 'can-i', 'list', 'pods', '--all-namespaces', '--context', target.context])}; casdoctor needs list on pods (deploy/casdoctor-clusterrole.yaml)`
+      ? `${shellCommand(canI)}; casdoctor needs list on pods (deploy/casdoctor-clusterrole.yaml)`
       : `${shellCommand(['kubectl', 'get', 'pods', '-A', '--context', target.context])} shows the same error`;
-  return new EnvironmentError(`cannot list pods from ${target.server}: ${gap.detail}`, hint);
+  const word = gap.reason === 'not-found' ? 'not found' : gap.reason;
+  const more = sameFailure.length
+    ? `; ${word} too: ${sameFailure.length > 6 ? `${sameFailure.slice(0, 6).join(', ')} and ${sameFailure.length - 6} more` : sameFailure.join(', ')}`
+    : '';
+  return new EnvironmentError(`cannot list pods from ${target.server}: ${gap.detail}${more}`, hint);
 }
 
 /**
@@ -835,7 +945,27 @@ async function listCustomResource(
 ): Promise<ListOutcome> {
   for (const version of versions) {
     const outcome = await listAll(target, { ...spec, version }, undefined, progress);
+    if ('gap' in outcome && outcome.gap.reason === 'forbidden' && spec.forbiddenHint)
+      return { gap: { ...outcome.gap, detail: `${outcome.gap.detail}; ${spec.forbiddenHint}` } };
     if (!('gap' in outcome) || outcome.gap.reason !== 'not-found') return outcome;
+  }
+  for (const version of spec.refusedVersions ?? []) {
+    const outcome = await listAll(target, { ...spec, version }, undefined, progress);
+    if ('gap' in outcome) {
+      if (outcome.gap.reason === 'not-found') continue;
+      return outcome;
+    }
+    if (outcome.items.length === 0) continue;
+    const name = resourceName(spec);
+    const hint = spec.refusedHint ?? `only ${spec.group}/${version} is served, which casdoctor does not read`;
+    return {
+      gap: {
+        resource: name,
+        scope: 'cluster scope',
+        reason: 'error',
+        detail: `unsupported: list ${name} (cluster scope): ${outcome.items.length} object(s) at ${spec.group}/${version}: ${hint}`,
+      },
+    };
   }
   return { items: [] };
 }
@@ -852,6 +982,32 @@ async function getPriorityConfigMap(target: Target, deployments: Deployment[]): 
   const outcome = await getConfigMap(target, spec, ns, CA_PRIORITY_CONFIGMAP);
   if ('gap' in outcome && outcome.gap.reason === 'not-found') return { items: [] };
   return outcome;
+}
+
+/**
+ * CA with --cloud-provider=externalgrpc: GET (read-only, by name) the provider's ConfigMaps and CA's --cloud-config
+ * ConfigMap. A 404 is "not there"; forbidden is a gap naming the RBAC to add.
+ */
+async function getExternalGrpcConfigMaps(target: Target, inputs: RawInputs): Promise<void> {
+  const found = findCaDeployment(inputs.deployments);
+  if (!found) return;
+  const ca = buildCaConfig({ deployment: found.deployment });
+  if (ca.flags.cloudProvider.value !== 'externalgrpc') return;
+  const { externalGrpcConfigMapRefs } = await import('../simulate/providers/externalgrpc/deployment.js');
+  const spec = RESOURCES.find((r) => r.key === 'configMaps')!;
+  for (const ref of externalGrpcConfigMapRefs(inputs.deployments, ca)) {
+    if (inputs.configMaps.some((c) => c.metadata.name === ref.name && (c.metadata.namespace ?? 'default') === ref.namespace)) continue;
+    const outcome = await getConfigMap(target, spec, ref.namespace, ref.name);
+    if ('items' in outcome) {
+      inputs.configMaps.push(...outcome.items);
+      inputs.provided.add('configMaps');
+    } else if (outcome.gap.reason !== 'not-found') {
+      const hint = outcome.gap.reason === 'forbidden'
+        ? `; grant get on configmaps with resourceNames [${ref.name}] in namespace ${ref.namespace} (deploy/casdoctor-clusterrole.yaml)`
+        : '';
+      inputs.gaps.push({ ...outcome.gap, detail: `${outcome.gap.detail} (${ref.why})${hint}` });
+    }
+  }
 }
 
 /** GET one ConfigMap by name: the fallback for CA's status ConfigMap, and CA's priority-expander ConfigMap. */

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { isCapacityBuffer, isPodTemplate, isProvisioningRequest } from '../model/ca-crds.js';
@@ -20,7 +20,23 @@ import {
   WarningCounter,
 } from './input-files.js';
 import { type FieldProfile, fitToShape } from './shape.js';
-import { CA_CRD_TARGETS, fromTransport, KIND_TO_DATA, kindTarget, Prefitted, prefit, whoOf } from './prefit.js';
+import {
+  CA_CRD_TARGETS,
+  fromTransport,
+  KARPENTER_CRD_TARGETS,
+  KIND_TO_DATA,
+  kindTarget,
+  Prefitted,
+  prefit,
+  whoOf,
+} from './prefit.js';
+import {
+  isKarpenterObject,
+  KARPENTER_CRD_RESOURCES,
+  type KarpenterCrdKind,
+  karpenterLegacyProblem,
+  karpenterLegacyTarget,
+} from '../model/karpenter-crds.js';
 
 const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
 
@@ -56,6 +72,8 @@ export interface LoadOptions extends Omit<ReadOptions, 'parallel' | 'mapItem'> {
    * snapshot`, which writes them back out.
    */
   fields?: 'read' | 'why-pending' | 'all';
+  /** Test hook: the largest YAML document parsed whole when it cannot be read item by item (yaml-file.ts WHOLE_YAML_LIMIT). */
+  wholeYamlLimitBytes?: number;
   /** Parse workers for large files (not with fields 'all'): size threshold and count (0: none); defaults in json-stream.ts. */
   parallel?: { thresholdBytes?: number; workers?: number };
 }
@@ -86,7 +104,10 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
     await pool.close();
   }
   dedupe(inputs);
+  refusedKarpenterGaps(inputs);
   scrubCaArgsInDeployments(inputs.deployments);
+  // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
+  (await import('./externalgrpc-inputs.js')).scrubExternalGrpcConfigMaps(inputs);
   return inputs;
 }
 
@@ -98,6 +119,22 @@ async function loadFile(
   parallel: { thresholdBytes?: number; pool: SharedPool },
 ): Promise<void> {
   options.onFile?.(file);
+  // the externalgrpc provider's nodegroup-config.yaml: plain YAML, no apiVersion/kind; kept as scrubbed text
+  if (/\.ya?ml$/i.test(file)) {
+    const { isExternalGrpcConfigText, addExternalGrpcConfigFile } = await import('./externalgrpc-inputs.js');
+    const fh = await open(file, 'r');
+    let text: string | undefined;
+    try {
+      if ((await fh.stat()).size <= 4 << 20) text = (await fh.readFile()).toString('utf8');
+    } finally {
+      await fh.close();
+    }
+    if (text !== undefined && isExternalGrpcConfigText(text)) {
+      addExternalGrpcConfigFile(inputs, file, text);
+      inputs.sources.push(file);
+      return;
+    }
+  }
   const docs = await readDocumentsOf(
     file,
     profile
@@ -307,8 +344,25 @@ function isSnapshotz(text: string): boolean {
 }
 
 /** readDocuments with file-system errors, hostile nesting and alias bombs as InputErrors naming the file. */
-async function readDocumentsOf(file: string, options: Parameters<typeof readDocuments>[2]): Promise<unknown[]> {
+async function readDocumentsOf(
+  file: string,
+  options: Parameters<typeof readDocuments>[2] & { wholeYamlLimitBytes?: number },
+): Promise<unknown[]> {
   try {
+    // a large YAML dump is read item by item (yaml-file.ts parseYamlStream): the yaml library needs ~50x a file's size
+    const yamlSize = await largeYamlSize(file, options?.streamThresholdBytes ?? YAML_STREAM_THRESHOLD);
+    if (yamlSize !== undefined) {
+      if (yamlSize > MAX_TEXT)
+        throw new InputError(
+          `${file}: ${Math.round(yamlSize / 1e6)} MB is too large to read as YAML text; re-run kubectl with \`-o json\` (casdoctor streams JSON of any size)`,
+          file,
+        );
+      const { readYamlStream } = await import('./yaml-file.js');
+      return await readYamlStream(await readFile(file, 'utf8'), file, {
+        ...(options?.mapItem ? { mapItem: options.mapItem } : {}),
+        ...(options?.wholeYamlLimitBytes !== undefined ? { wholeLimitBytes: options.wholeYamlLimitBytes } : {}),
+      });
+    }
     return await readDocuments(file, parseDocuments, options);
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -316,6 +370,25 @@ async function readDocumentsOf(file: string, options: Parameters<typeof readDocu
     if (isAliasBomb(e)) throw aliasBomb(file);
     if ((e as NodeJS.ErrnoException).code !== undefined) throw fileError('--from', file, e);
     throw e;
+  }
+}
+
+const YAML_STREAM_THRESHOLD = 8 << 20;
+// V8's longest string (json-stream.ts MAX_STRING)
+const MAX_TEXT = (1 << 29) - 24;
+
+/** The file's size when it is at least `threshold` bytes of YAML (its first non-blank character opens no JSON value). */
+async function largeYamlSize(file: string, threshold: number): Promise<number | undefined> {
+  const fh = await open(file, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    if (size < threshold) return undefined;
+    const head = Buffer.alloc(Math.min(size, 4096));
+    await fh.read(head, 0, head.length, 0);
+    const first = /[^\s\ufeff]/.exec(head.toString('utf8'))?.[0];
+    return first === undefined || first === '{' || first === '[' ? undefined : size;
+  } finally {
+    await fh.close();
   }
 }
 
@@ -331,7 +404,9 @@ export async function parseDocuments(text: string, file: string): Promise<unknow
     }
   }
   const { parseAllDocuments } = await import('yaml');
-  const docs = parseAllDocuments(text, { uniqueKeys: false });
+  const { yamlProblem } = await import('./yaml-file.js');
+  // duplicate keys are an error, as `kubectl kustomize` and the API server's strict decoding make them
+  const docs = parseAllDocuments(text, { uniqueKeys: true });
   const out: unknown[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];
@@ -339,7 +414,7 @@ export async function parseDocuments(text: string, file: string): Promise<unknow
     if (err) {
       const pos = err.linePos?.[0];
       throw new InputError(
-        `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`,
+        `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${yamlProblem(err, text)}`,
         file,
         pos ? { line: pos.line, column: pos.col } : undefined,
       );
@@ -349,7 +424,7 @@ export async function parseDocuments(text: string, file: string): Promise<unknow
       v = d.toJS({ maxAliasCount: MAX_YAML_ALIASES });
     } catch (e) {
       if (isAliasBomb(e)) throw aliasBomb(file);
-      throw e;
+      throw (await import('./yaml-file.js')).unresolvedAlias(e, file) ?? e;
     }
     if (v !== null && v !== undefined) out.push(v);
   }
@@ -399,6 +474,8 @@ function addDocument(
     for (const d of doc) n += addDocument(inputs, d, file, problems, profile, sink, depth + 1);
     return n;
   }
+  // a single object of a streamed YAML file, already fitted as it was parsed
+  if (doc instanceof Prefitted) return addKubeObject(inputs, sink, doc, file, problems, profile);
   if (!isObject(doc)) return 0;
   // Kubernetes List / XxxList
   if (Array.isArray(doc.items) && (typeof doc.kind !== 'string' || doc.kind.endsWith('List'))) {
@@ -464,6 +541,18 @@ function addKubeObject(
     item = fromEventsV1(item);
   }
   const target = kindTarget(kind);
+  // Karpenter's older APIs (Provisioner, v1beta1 NodePool ...): say which Karpenter version converts them
+  const legacy = karpenterLegacyProblem(kind, (item as Record<string, unknown>).apiVersion ?? listApiVersion);
+  if (legacy) {
+    sink.warnings.push(`${file}: ${legacy}; ignored`);
+    const legacyTarget = karpenterLegacyTarget(kind);
+    if (legacyTarget) {
+      let refused = karpenterRefused.get(inputs);
+      if (!refused) karpenterRefused.set(inputs, (refused = new Map()));
+      if (!refused.has(legacyTarget)) refused.set(legacyTarget, legacy);
+    }
+    return 0;
+  }
   if (!target) {
     let warned = unknownKindsWarned.get(inputs);
     if (!warned) unknownKindsWarned.set(inputs, (warned = new Set()));
@@ -484,6 +573,15 @@ function addKubeObject(
   if (typeof obj.kind !== 'string') obj.kind = kind;
   if (typeof obj.apiVersion !== 'string' && typeof listApiVersion === 'string' && listApiVersion !== 'v1') {
     obj.apiVersion = listApiVersion;
+  }
+  if (KARPENTER_CRD_TARGETS.has(target)) {
+    if (!isKarpenterObject(target as KarpenterCrdKind, obj)) {
+      sink.warnings.push(`${file}: a ${kind} of ${String(obj.apiVersion)} without the spec Karpenter requires; ignored`);
+      return 0;
+    }
+    inputs.provided.add(target);
+    (inputs[target] as unknown[]).push(obj);
+    return 1;
   }
   if (CA_CRD_TARGETS.has(target)) {
     // a PodTemplate in a `v1` List carries no apiVersion of its own
@@ -506,6 +604,18 @@ function addKubeObject(
   inputs.provided.add(target);
   if (fitted) (inputs[target] as unknown[]).push(fitted);
   return 1;
+}
+
+/** Karpenter kinds the input held only in an older API (v1beta1, v1alpha5), with why they were not read. */
+const karpenterRefused = new WeakMap<RawInputs, Map<KarpenterCrdKind, string>>();
+
+/** A kind given only in Karpenter's older API is a gap (checks say why they skip), unless v1 objects of it were read. */
+function refusedKarpenterGaps(inputs: RawInputs): void {
+  for (const [kind, problem] of karpenterRefused.get(inputs) ?? []) {
+    if (inputs.provided.has(kind)) continue;
+    const resource = KARPENTER_CRD_RESOURCES[kind];
+    inputs.gaps.push({ resource, reason: 'error', detail: `unsupported: ${resource}: ${problem}` });
+  }
 }
 
 /** CA's own resources (autoscaling.x-k8s.io) and PodTemplates, by apiVersion, kind and the spec the API requires. */
@@ -549,6 +659,7 @@ function addAwsOutput(
     ['LaunchTemplateVersions', 'launchTemplateVersions'],
     ['LaunchConfigurations', 'launchConfigurations'],
     ['Images', 'images'],
+    ['InstanceTypeOfferings', 'instanceTypeOfferings'],
     ['Activities', 'scalingActivities'],
     ['EvaluationResults', 'iamEvaluationResults'],
   ];
@@ -561,6 +672,14 @@ function addAwsOutput(
     (inputs[target] as unknown[]).push(...items);
     inputs.provided.add(target);
     n += items.length || 1;
+  }
+  // Karpenter's offerings are per zone: rows of another location type (the CLI's default is region) would match no zone
+  const byZone = inputs.instanceTypeOfferings.filter((o) => (o.LocationType ?? 'availability-zone') === 'availability-zone');
+  if (byZone.length !== inputs.instanceTypeOfferings.length) {
+    inputs.instanceTypeOfferings = byZone;
+    inputs.warnings.push(
+      `${file}: instance type offerings not by availability zone are ignored; dump them with \`aws ec2 describe-instance-type-offerings --location-type availability-zone --output json\``,
+    );
   }
   if (doc.InstanceTypes !== undefined) {
     if (!Array.isArray(doc.InstanceTypes))

@@ -155,3 +155,12 @@ export interface EksNodegroup {
   tags?: Record<string, string>;
   [k: string]: unknown;
 }
+
+/** One row of `aws ec2 describe-instance-type-offerings --location-type availability-zone --output json`. */
+export interface Ec2InstanceTypeOffering {
+  InstanceType: string;
+  /** 'availability-zone' here; EC2 also answers 'region' and 'availability-zone-id'. */
+  LocationType?: string;
+  /** The zone name, e.g. "us-east-1a". */
+  Location: string;
+}

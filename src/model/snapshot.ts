@@ -2,6 +2,7 @@ import type {
   AutoScalingGroup,
   Ec2Image,
   Ec2InstanceTypeInfo,
+  Ec2InstanceTypeOffering,
   EksNodegroup,
   IamEvaluationResult,
   LaunchConfiguration,
@@ -27,6 +28,8 @@ import type {
 } from './k8s.js';
 import type { CapacityBuffer, PodTemplate, ProvisioningRequest } from './ca-crds.js';
 import type { CaLogSummary } from './ca-log.js';
+import type { ExternalGrpcConfigInput } from './externalgrpc.js';
+import type { EC2NodeClass, NodeClaim, NodePool } from './karpenter.js';
 import type { CaLogText, CaProxyText } from './ca-record.js';
 
 /** Why a piece of data is missing from the snapshot. */
@@ -74,6 +77,12 @@ export interface RawInputs {
   podTemplates: PodTemplate[];
   /** CA's CapacityBuffers (autoscaling.x-k8s.io); provided and empty when the CRD is not installed. */
   capacityBuffers: CapacityBuffer[];
+  /** Karpenter's NodePools (karpenter.sh/v1); provided and empty when the CRD is not installed. */
+  nodePools: NodePool[];
+  /** Karpenter's EC2NodeClasses (karpenter.k8s.aws/v1); provided and empty when the CRD is not installed. */
+  ec2NodeClasses: EC2NodeClass[];
+  /** Karpenter's NodeClaims (karpenter.sh/v1); provided and empty when the CRD is not installed. */
+  nodeClaims: NodeClaim[];
   autoScalingGroups: AutoScalingGroup[];
   launchTemplateVersions: LaunchTemplateVersion[];
   launchConfigurations: LaunchConfiguration[];
@@ -82,6 +91,8 @@ export interface RawInputs {
   /** from get-instance-types-from-instance-requirements: [{InstanceType}] in API order */
   instanceTypesFromRequirements: Array<{ InstanceType: string }>;
   images: Ec2Image[];
+  /** from describe-instance-type-offerings --location-type availability-zone (read when Karpenter is present) */
+  instanceTypeOfferings: Ec2InstanceTypeOffering[];
   scalingActivities: ScalingActivity[];
   iamEvaluationResults: IamEvaluationResult[];
   eksNodegroups: EksNodegroup[];
@@ -99,11 +110,13 @@ export interface RawInputs {
   caProxyTexts?: CaProxyText[];
   /** CA's logs parsed (live from caLogTexts, offline from log files in --from): bounded summaries. */
   caLogs?: CaLogSummary[];
+  /** The externalgrpc provider's config texts (a bare nodegroup-config.yaml in --from), credentials already scrubbed. */
+  externalGrpcConfigs?: ExternalGrpcConfigInput[];
 }
 
 export type DataKind = Exclude<
   keyof RawInputs,
-  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs'
+  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs'
 >;
 
 export const DATA_KINDS: readonly DataKind[] = [
@@ -125,12 +138,16 @@ export const DATA_KINDS: readonly DataKind[] = [
   'provisioningRequests',
   'podTemplates',
   'capacityBuffers',
+  'nodePools',
+  'ec2NodeClasses',
+  'nodeClaims',
   'autoScalingGroups',
   'launchTemplateVersions',
   'launchConfigurations',
   'instanceTypes',
   'instanceTypesFromRequirements',
   'images',
+  'instanceTypeOfferings',
   'scalingActivities',
   'iamEvaluationResults',
   'eksNodegroups',

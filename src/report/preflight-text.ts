@@ -1,7 +1,13 @@
 // The readable preflight report for a terminal or a CI log: inputs, node groups as CA sees them, findings with
 // file:line, evidence and fix, then a one-line summary.
 import type { Finding } from '../model/findings.js';
-import type { PreflightReport } from '../model/preflight.js';
+import type { PreflightReport, PreflightWorkloadReport } from '../model/preflight.js';
+import {
+  type KarpenterPoolSummary,
+  type KarpenterWorkloadReport,
+  poolReasonText,
+  type PreflightKarpenterReport,
+} from '../simulate/providers/karpenter/preflight.js';
 import { evidenceText, indent } from './findings-text.js';
 import { isFailing } from './junit.js';
 import { safeLines, safeText as t } from './sanitize.js';
@@ -24,6 +30,55 @@ function findingBlock(f: Finding, s: Style): string {
   if (f.remediation) lines.push(indent(`fix: ${safeLines(f.remediation)}`, '    '));
   lines.push(s.dim(`    docs: ${f.docsUrl}`));
   return lines.join('\n');
+}
+
+function poolLine(p: KarpenterPoolSummary, width: number): string {
+  const nc = p.nodeClass;
+  const cls = !nc.given
+    ? `EC2NodeClass ${nc.name} not given: zones and AMIs not evaluated`
+    : `EC2NodeClass ${nc.name}${p.zones ? ` (${p.zones.join(',')})` : ': no status, zones not evaluated'}${nc.given && !nc.amisKnown ? ', AMIs not evaluated' : ''}`;
+  const limits = p.limits ? `  limits ${Object.entries(p.limits).map(([k, v]) => `${k} ${String(v)}`).join(', ')}` : '';
+  const taints = p.taints.length > 0 ? `  taints ${p.taints.join(', ')}` : '';
+  return `  ${t(p.name).padEnd(width)}  weight ${String(p.weight).padEnd(3)}  ${t(cls)}${t(limits)}${t(taints)}`;
+}
+
+/** NodePools, then one line per workload: the pool and instance types Karpenter would launch, or why not. */
+function karpenterLines(pools: KarpenterPoolSummary[], report: PreflightReport, s: Style): string[] {
+  const out: string[] = [];
+  const sources = (report.inputs as { nodePools?: string[] }).nodePools ?? [];
+  out.push(s.dim(`Karpenter NodePools, in Karpenter's order${sources.length > 0 ? ` (${t(sources.join(', '))})` : ''}:`));
+  const width = Math.max(...pools.map((p) => t(p.name).length));
+  for (const p of [...pools].sort((a, b) => b.weight - a.weight || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))) out.push(poolLine(p, width));
+  const workloads = report.workloads as Array<PreflightWorkloadReport & Partial<KarpenterWorkloadReport>>;
+  if (workloads.length === 0) return out;
+  out.push(s.dim(report.groups.length > 0 ? 'which autoscaler adds a node for each workload:' : 'Karpenter per workload:'));
+  const label = (w: PreflightWorkloadReport) => t(`${w.kind} ${w.namespace}/${w.name}`);
+  const lw = Math.min(48, Math.max(...workloads.map((w) => label(w).length)));
+  for (const w of workloads) {
+    const k = w.karpenter;
+    if (!k) continue;
+    const head = `  ${label(w).padEnd(lw)}  `;
+    if (report.groups.length > 0 && w.servedByText) {
+      const mark = w.servedBy === 'neither' ? s.red('✖') : w.servedBy === 'not-evaluated' || w.servedBy === 'both' ? s.yellow('▲') : s.green('✔');
+      out.push(`${head}${mark} ${t(w.servedByText)}`);
+    } else if (k.outcome === 'fits') {
+      const chosen = k.nodePools.find((v) => v.chosen);
+      const caveat = chosen?.notEvaluated?.length ? s.yellow(` (not evaluated: ${t(chosen.notEvaluated.map((n) => (n.missing.startsWith('zones') ? 'zones' : 'AMI requirements')).join(', '))})`) : '';
+      out.push(`${head}${s.green('✔')} NodePool ${t(k.nodePool)}: ${k.instanceTypeCount} instance type(s), e.g. ${t((k.instanceTypes ?? []).slice(0, 3).join(', '))}${caveat}`);
+    } else if (k.outcome === 'ignored') {
+      out.push(`${head}${s.dim('–')} ${t(`Karpenter ignores it: ${k.ignored?.reason ?? ''}`)}`);
+    } else if (k.outcome === 'launch-fails') {
+      out.push(`${head}${s.red('✖')} ${t(`NodePool ${k.nodePool ?? ''} fits, but the NodeClaim would not launch`)}`);
+    } else {
+      out.push(`${head}${k.outcome === 'not-evaluated' ? s.yellow('▲ not evaluated') : s.red('✖ no NodePool')}`);
+    }
+    if (k.outcome !== 'fits' && k.outcome !== 'ignored') {
+      for (const v of k.nodePools) {
+        out.push(s.dim(`      ${t(poolReasonText(v))}`));
+      }
+    }
+  }
+  return out;
 }
 
 export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): string {
@@ -50,6 +105,8 @@ export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): 
         `  ${t(g.name).padEnd(nameWidth)}  ${type.padEnd(12)}  ${t(`${g.minSize}-${g.maxSize}`).padEnd(6)}  ${zones}${g.gate ? s.yellow(`  ${t(g.gate)}`) : ''}`,
       );
     }
+  } else if ((report as PreflightReport & PreflightKarpenterReport).nodePools) {
+    out.push(s.dim('CA node groups: none given (--eksctl, --node-groups, --from or --live); CA placement checks not applicable'));
   } else {
     out.push(
       s.dim(
@@ -57,6 +114,8 @@ export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): 
       ),
     );
   }
+  const karpenter = report as PreflightReport & PreflightKarpenterReport;
+  if (karpenter.nodePools) out.push(...karpenterLines(karpenter.nodePools, report, s));
   for (const n of report.notes) out.push(s.yellow(`note: ${safeLines(n)}`.replaceAll('\n', '\n      ')));
   out.push('');
   for (const f of active) {

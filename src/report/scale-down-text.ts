@@ -21,6 +21,10 @@ export interface ScaleDownTextInput {
   width?: number;
   /** -o wide: full node names in the table (the table is not fitted to a terminal). */
   wide?: boolean;
+  /** Karpenter's nodes (name -> NodePool): CA ignores them by design, Karpenter decides. */
+  karpenterNodePools?: Map<string, string>;
+  /** The Karpenter section (src/report/karpenter-text.ts), after CA's reasons. */
+  karpenter?: (s: Style) => string[];
 }
 
 /** CA's pipeline order: the order the reasons are grouped in. */
@@ -64,7 +68,7 @@ function utilCell(n: ScaleDownNodeReport): string {
   const u = n.utilization;
   if (!u) return '-';
   const cmp = n.caReason === 'NotUnderutilized' ? '>' : '<=';
-  return `${t(u.resource)} ${pct(u.value)} ${cmp} ${pct(u.threshold)}${u.thresholdSource === 'asg-tag' ? '*' : ''}`;
+  return `${t(u.resource)} ${pct(u.value)} ${cmp} ${pct(u.threshold)}${u.thresholdSource === 'asg-tag' || u.thresholdSource === 'provider' ? '*' : ''}`;
 }
 
 function verdictCell(n: ScaleDownNodeReport, s: Style): string {
@@ -165,7 +169,7 @@ export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN)
   } else {
     const rows = input.nodes.map((n) => [
       input.wide ? t(n.name) : shortNode(n.name),
-      t(n.nodeGroup ?? '-'),
+      t(n.nodeGroup ?? (input.karpenterNodePools?.has(n.name) ? `nodepool/${input.karpenterNodePools.get(n.name)}` : '-')),
       utilCell(n),
       verdictCell(n, s),
       t(n.caReason ?? '-'),
@@ -177,6 +181,9 @@ export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN)
     out.push(table);
     if (input.nodes.some((n) => n.utilization?.thresholdSource === 'asg-tag'))
       out.push(s.dim('  * threshold from the ASG tag k8s.io/cluster-autoscaler/node-template/autoscaling-options/...'));
+    // externalgrpc: GetOptions answers the group's autoscalingOptions (as CA of this version reads them)
+    if (input.nodes.some((n) => n.utilization?.thresholdSource === 'provider'))
+      out.push(s.dim("  * threshold from the provider's per-group autoscalingOptions (GetOptions), as this CA version reads them"));
     out.push('');
     out.push(s.bold("Why, by CA reason (CA's order)"));
     const removable = input.nodes.filter((n) => n.removable);
@@ -188,9 +195,16 @@ export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN)
       const hit = input.nodes.filter((n) => n.caReason === reason);
       if (!hit.length) continue;
       out.push(`${s.bold(reason)} (${hit.length})`);
-      for (const n of hit) out.push(...nodeDetail(n, s));
+      for (const n of hit) {
+        const pool = reason === 'NotAutoscaled' ? input.karpenterNodePools?.get(n.name) : undefined;
+        // CA never manages Karpenter's instances: say so instead of presenting it as a problem
+        if (pool !== undefined) out.push(`  ${s.bold(t(n.name))}: Karpenter node (NodePool ${t(pool)}); CA ignores it by design and Karpenter decides whether it goes (below)`);
+        else out.push(...nodeDetail(n, s));
+      }
     }
     out.push('');
+    const k = input.karpenter?.(s) ?? [];
+    if (k.length) out.push(...k, '');
     const nb = notBlockingSection(input.nodes, input.caMinor, s);
     if (nb.length) out.push(...nb, '');
   }

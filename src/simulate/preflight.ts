@@ -31,6 +31,7 @@ import type {
   ManifestSet,
   NotEvaluatedReason,
 } from '../model/preflight.js';
+import { isExternalGrpcDeclared } from '../model/preflight.js';
 import { formatBytes, formatResource } from '../model/quantity.js';
 import type { ClusterView, FilterStatus, NodeInfo } from '../model/scheduling.js';
 import { emptyInputs, type RawInputs } from '../model/snapshot.js';
@@ -47,6 +48,17 @@ import { nodeInfoFor, parseResourceList } from './resources.js';
 import { buildClusterView, DEFAULT_FILTER_ORDER, evaluateAllFilters } from './scheduler.js';
 import { RESOURCES_PREFIX, type ScratchTemplate, type TemplateResult } from './template-node.js';
 import { SKIP_MAX_SIZE, SKIP_NOT_READY } from './why-pending.js';
+import type { EC2NodeClass, NodePool } from '../model/karpenter.js';
+import {
+  karpenterPreflightContext,
+  type KarpenterPoolSource,
+  type KarpenterPreflightContext,
+  type KarpenterPreflightNodeClass,
+  type KarpenterPreflightPool,
+  karpenterPreflightWorkload,
+  type KarpenterWorkloadVerdict,
+} from './providers/karpenter/preflight.js';
+import { karpenterSettingsFromDeployments } from './providers/karpenter/settings.js';
 
 /** Zone label keys the scheduler and the EBS CSI driver use. */
 export const ZONE_KEYS = [
@@ -69,6 +81,8 @@ export interface PreflightInput {
   declared: DeclaredNodeGroups[];
   /** Everything --live or --from gathered (ASGs, nodes, DaemonSets, the CA Deployment ...). */
   cluster?: { raw: RawInputs; via: 'live' | 'from' };
+  /** NodePools and EC2NodeClasses from --nodepools files (those among -f manifests are read from `manifests`). */
+  karpenter?: { objects: LocatedObject[] };
 }
 
 export interface PreflightOptions {
@@ -170,6 +184,8 @@ export interface PreflightContext {
   assumedDiscovery: boolean;
   /** Pods well-known operators create from custom resources among the manifests (labels as the operator sets them). */
   operatorPods: OperatorPods[];
+  /** Karpenter's NodePools (manifests, --nodepools, the cluster) and how each workload fares; undefined without any. */
+  karpenter?: KarpenterPreflightContext;
   notes: string[];
   warnings: string[];
 }
@@ -455,9 +471,15 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
   const raw = input.cluster ? copyInputs(input.cluster.raw) : emptyInputs();
   const notes: string[] = [];
   const warnings: string[] = [];
-  const declaredGroups = input.declared.flatMap((d) =>
-    d.groups.map((g) => resolveInstanceSelector(g, options.staticInstanceTypes)),
-  );
+  // the externalgrpc provider's own file: its groups and templates come from the provider's code, not from ASGs
+  const grpcDeclared = input.declared.filter(isExternalGrpcDeclared);
+  if (grpcDeclared.length > 0) {
+    raw.externalGrpcConfigs = [...(raw.externalGrpcConfigs ?? []), ...grpcDeclared.map((d) => d.externalGrpc)];
+    raw.sources.push(...grpcDeclared.map((d) => d.file));
+  }
+  const declaredGroups = input.declared
+    .filter((d) => !isExternalGrpcDeclared(d))
+    .flatMap((d) => d.groups.map((g) => resolveInstanceSelector(g, options.staticInstanceTypes)));
   const aws = declaredToAws(declaredGroups);
   if (declaredGroups.length > 0) {
     const names = new Set(declaredGroups.map((g) => g.name));
@@ -469,7 +491,7 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
     raw.eksNodegroups = [...raw.eksNodegroups, ...aws.eksNodegroups];
     for (const k of ['autoScalingGroups', 'launchTemplateVersions', 'eksNodegroups'] as const)
       raw.provided.add(k);
-    raw.sources.push(...input.declared.map((d) => d.file));
+    raw.sources.push(...input.declared.filter((d) => !isExternalGrpcDeclared(d)).map((d) => d.file));
   }
   for (const d of input.declared) warnings.push(...d.warnings);
 
@@ -541,6 +563,10 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
   for (const g of groups) {
     if (g.declared) notes.push(...g.declared.notes.map((n) => `node group ${g.group.name}: ${n}`));
   }
+  for (const d of grpcDeclared) {
+    notes.push(`${d.file}: the externalgrpc provider's config; templates as the provider builds them (allocatable = capacity, only cpu, memory, ephemeral-storage, pods 110, no zone labels)`);
+    for (const g of d.groups) notes.push(...g.notes.map((n) => `node group ${g.name}: ${n}`));
+  }
 
   const storageClasses = byName(raw.storageClasses);
   const ctx: PreflightContext = {
@@ -566,8 +592,131 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
         `PodDisruptionBudget ${pdb.object.metadata.namespace}/${pdb.object.metadata.name} selects operator-managed pods (${by.map((o) => `from ${o.owner}, made by the ${o.operator}`).join('; ')}): they are not among the manifests, so preflight does not evaluate them`,
       );
   }
+  const karpenter = karpenterContext(input, raw, options.now, analysis, groups, built.workloads, warnings);
+  if (karpenter) ctx.karpenter = karpenter;
   contexts.set(analysis, ctx);
   return analysis;
+}
+
+/** The same-named object of a later source replaces an earlier one (cluster < --nodepools < -f), files warn. */
+function mergeKarpenter<T extends NodePool | EC2NodeClass>(
+  layers: Array<{ source: KarpenterPoolSource; items: Array<{ object: T; location?: { file: string; line: number } }> }>,
+  warnings: string[],
+): Array<{ object: T; source: KarpenterPoolSource; location?: { file: string; line: number } }> {
+  const out = new Map<string, { object: T; source: KarpenterPoolSource; location?: { file: string; line: number } }>();
+  for (const layer of layers) {
+    for (const it of layer.items) {
+      const name = it.object.metadata.name ?? '';
+      const prev = out.get(name);
+      if (prev?.location && it.location && (prev.location.file !== it.location.file || prev.location.line !== it.location.line))
+        warnings.push(`${prev.location.file}:${prev.location.line}: ${it.object.kind} ${name} is defined again at ${it.location.file}:${it.location.line}; the later one is used`);
+      out.set(name, { object: it.object, source: layer.source, ...(it.location ? { location: it.location } : {}) });
+    }
+  }
+  return [...out.values()];
+}
+
+function karpenterContext(
+  input: PreflightInput,
+  raw: RawInputs,
+  now: Date,
+  analysis: Analysis,
+  groups: PreflightGroup[],
+  workloads: PreflightWorkload[],
+  warnings: string[],
+): KarpenterPreflightContext | undefined {
+  const of = <T extends KubeObject>(objs: LocatedObject[] | undefined, kind: string) =>
+    (objs ?? []).filter((o) => o.object.kind === kind) as Array<LocatedObject<T>>;
+  const via: KarpenterPoolSource = input.cluster?.via ?? 'from';
+  const pools = mergeKarpenter<NodePool>(
+    [
+      { source: via, items: (input.cluster?.raw.nodePools ?? []).map((object) => ({ object })) },
+      { source: 'nodepools-file', items: of<NodePool>(input.karpenter?.objects, 'NodePool') },
+      { source: 'manifests', items: of<NodePool>(input.manifests.objects, 'NodePool') },
+    ],
+    warnings,
+  );
+  if (pools.length === 0) return undefined;
+  const classes = mergeKarpenter<EC2NodeClass>(
+    [
+      { source: via, items: (input.cluster?.raw.ec2NodeClasses ?? []).map((object) => ({ object })) },
+      { source: 'nodepools-file', items: of<EC2NodeClass>(input.karpenter?.objects, 'EC2NodeClass') },
+      { source: 'manifests', items: of<EC2NodeClass>(input.manifests.objects, 'EC2NodeClass') },
+    ],
+    warnings,
+  );
+  const knownZones = new Set<string>();
+  for (const g of groups) for (const z of g.zones) knownZones.add(z);
+  for (const pv of raw.pvs)
+    for (const t of pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? [])
+      for (const e of t.matchExpressions ?? []) if (ZONE_KEYS.includes(e.key)) for (const v of e.values ?? []) knownZones.add(v);
+  // zones the workloads select: the stand-in NodeClass offers them, so an unknown subnet set is "not evaluated"
+  for (const w of workloads) {
+    const sel = w.pod.spec.nodeSelector ?? {};
+    for (const k of ZONE_KEYS) if (sel[k]) knownZones.add(sel[k]);
+    for (const t of w.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [])
+      for (const e of t.matchExpressions ?? []) if (ZONE_KEYS.includes(e.key) && e.operator === 'In') for (const v of e.values ?? []) knownZones.add(v);
+  }
+  const settings = karpenterSettingsFromDeployments(raw.deployments);
+  return karpenterPreflightContext({
+    pools: pools.map((p): KarpenterPreflightPool => ({ nodePool: p.object, source: p.source, ...(p.location ? { location: p.location } : {}) })),
+    nodeClasses: classes.map((c): KarpenterPreflightNodeClass => ({ nodeClass: c.object, source: c.source, ...(c.location ? { location: c.location } : {}) })),
+    daemonSets: raw.daemonSets,
+    pods: input.cluster?.raw.pods ?? [],
+    nodes: input.cluster?.raw.nodes ?? [],
+    nodeClaims: input.cluster?.raw.nodeClaims ?? [],
+    pvcs: [],
+    pvs: raw.pvs,
+    storageClasses: raw.storageClasses,
+    instanceTypes: analysis.instanceTypes,
+    ...(settings ? { settings } : {}),
+    now,
+    knownZones: [...knownZones],
+  });
+}
+
+/** The workload's claims as the API server and PV controller leave them (default class filled in, pre-bound ones bound). */
+function appliedClaims(a: Analysis, w: PreflightWorkload): { pvcs: PersistentVolumeClaim[]; zoned: boolean } {
+  const pod = placementOf(a, w).pod;
+  const claims = workloadClaims(a, w).filter((c) => c.pvc && pod.spec.volumes?.some((v) => v.name === c.volume));
+  const pvcs = claims.map((c): PersistentVolumeClaim => {
+    const pvc = asApplied(c.pvc as PersistentVolumeClaim, a.raw.pvs);
+    const spec = { ...(pvc.spec ?? {}) };
+    // the DefaultStorageClass admission fills the class in; offline the cluster's default is assumed to exist
+    if (spec.storageClassName === undefined) spec.storageClassName = c.className || UNKNOWN_DEFAULT_CLASS;
+    const ann = { ...(pvc.metadata.annotations ?? {}) };
+    if (spec.volumeName) ann['pv.kubernetes.io/bind-completed'] = 'yes';
+    return { ...pvc, metadata: { ...pvc.metadata, annotations: ann }, spec };
+  });
+  const zoned = claims.some((c) => {
+    const name = c.pvc?.spec?.volumeName;
+    const pv = name ? a.raw.pvs.find((v) => v.metadata.name === name) : undefined;
+    if (pv) return (pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []).some((t) => (t.matchExpressions ?? []).some((e) => ZONE_KEYS.includes(e.key)));
+    return (c.storageClass?.allowedTopologies ?? []).some((t) => (t.matchLabelExpressions ?? []).some((e) => ZONE_KEYS.includes(e.key)));
+  });
+  return { pvcs, zoned };
+}
+
+const karpenterVerdicts = new WeakMap<Analysis, Map<PreflightWorkload, KarpenterWorkloadVerdict>>();
+
+/** Karpenter's answer for one workload (undefined without NodePools): the pod placementOf evaluates, its claims as applied. */
+export function karpenterPlacementOf(a: Analysis, w: PreflightWorkload): KarpenterWorkloadVerdict | undefined {
+  const ctx = preflightOf(a);
+  if (!ctx?.karpenter) return undefined;
+  let perAnalysis = karpenterVerdicts.get(a);
+  if (!perAnalysis) karpenterVerdicts.set(a, (perAnalysis = new Map()));
+  const hit = perAnalysis.get(w);
+  if (hit) return hit;
+  if (perAnalysis.size === 0) {
+    // every workload's claims at once: the placement context (and its instance-type caches) stays one object
+    const pvcs = placementWorkloads(ctx).flatMap((x) => appliedClaims(a, x).pvcs);
+    ctx.karpenter.placement.pvcs = pvcs;
+    if (ctx.karpenter.unlimited) ctx.karpenter.unlimited.pvcs = pvcs;
+  }
+  const pod = placementOf(a, w).pod;
+  const verdict = karpenterPreflightWorkload(ctx.karpenter, pod, appliedClaims(a, w).zoned);
+  perAnalysis.set(w, verdict);
+  return verdict;
 }
 
 /**

@@ -56,6 +56,7 @@ function liveArgs(command: string): string[] | null | undefined {
     '': [],
     'why-pending': ['why-pending', '--all', '-A', '-o', 'json'],
     'asg-audit': ['asg-audit', '-o', 'json'],
+    'node-group-audit': ['node-group-audit', '-o', 'json'],
     'scale-down-blockers': ['scale-down-blockers', '-o', 'json'],
     preflight: ['preflight', '--live', '-f', join(tmp, 'app.yaml'), '-o', 'json'],
     snapshot: ['snapshot', '-o', join(tmp, 'snapshot')],

@@ -31,6 +31,9 @@ const K8S_KINDS = [
   'provisioningRequests',
   'podTemplates',
   'capacityBuffers',
+  'nodePools',
+  'ec2NodeClasses',
+  'nodeClaims',
 ] as const;
 
 const servers: KubeApiServer[] = [];
@@ -82,7 +85,7 @@ describe('gatherKubernetes against a loopback API server', () => {
   it('never makes one call per object: every request is a list of a whole resource type, but for CA’s own record', async () => {
     const s = await serve();
     await gather(s);
-    const listPath = /^\/(api\/v1|apis\/[a-z0-9.-]+\/v1(?:(?:alpha|beta)\d+)?)\/[a-z]+$/;
+    const listPath = /^\/(api\/v1|apis\/[a-z0-9.-]+\/v1(?:(?:alpha|beta)\d+)?)\/[a-z0-9]+$/;
     const ca = '/api/v1/namespaces/kube-system/pods/cluster-autoscaler-6d9f7c8b5-h2x4k';
     expect(s.requests.filter((r) => !listPath.test(r.path)).map((r) => r.path)).toEqual([
       // CA's priority-expander ConfigMap, fetched by name in CA's --namespace

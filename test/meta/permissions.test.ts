@@ -6,14 +6,24 @@ import { awsFixture, kubeFixture } from '../gather/live-fixtures.js';
 import { type AwsServer, startAwsServer } from '../servers/aws-server.js';
 import { type KubeApiServer, type KubeServerOptions, startKubeApiServer } from '../servers/kube-apiserver.js';
 import { accessOf, allowed, awsActionsInSource, policy, policyActions, role } from './permissions.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EC2NodeClass } from '../../src/model/karpenter.js';
+import type { RawInputs } from '../../src/model/snapshot.js';
+
+/** The bundled Karpenter example's EC2NodeClasses (with resolved subnets in two zones). */
+function karpenterNodeClasses(): EC2NodeClass[] {
+  const file = join(import.meta.dirname, '..', '..', 'examples', 'karpenter', 'ec2nodeclasses.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { items: EC2NodeClass[] }).items;
+}
 
 const running: Array<KubeApiServer | AwsServer> = [];
 afterEach(async () => {
   for (const s of running.splice(0)) await s.close();
 });
 
-async function gatherAll(kubeOpts: KubeServerOptions = {}) {
-  const kube = await startKubeApiServer(kubeFixture(), kubeOpts);
+async function gatherAll(kubeOpts: KubeServerOptions = {}, kubeData: Partial<RawInputs> = kubeFixture()) {
+  const kube = await startKubeApiServer(kubeData, kubeOpts);
   const aws = await startAwsServer(awsFixture());
   running.push(kube, aws);
   const got = await gatherLive({
@@ -58,7 +68,14 @@ describe('deploy/casdoctor-clusterrole.yaml', () => {
 
   it('lets casdoctor read the CA status ConfigMap, by name only, cluster-wide or by its fallback GET', async () => {
     const cm = role.rules.find((r) => r.resources.includes('configmaps'))!;
-    expect(cm.resourceNames).toEqual(['cluster-autoscaler-status', 'cluster-autoscaler-priority-expander']);
+    // plus, for CA with --cloud-provider=externalgrpc, the provider's and CA's cloud-config ConfigMaps (GET by name)
+    expect(cm.resourceNames).toEqual([
+      'cluster-autoscaler-status',
+      'cluster-autoscaler-priority-expander',
+      'nodegroup-status',
+      'cluster-autoscaler-grpc-cloud-provider-cm',
+      'cluster-autoscaler-cloud-config',
+    ]);
     expect(allowed({ group: '', resource: 'configmaps', verb: 'list' })).toBe(false);
     expect(allowed({ group: '', resource: 'configmaps', verb: 'get', name: 'aws-auth' })).toBe(false);
 
@@ -123,10 +140,11 @@ describe('deploy/casdoctor-iam-policy.json', () => {
   });
 
   it('allows every AWS call of a full live gather (the actions every command needs)', async () => {
-    const { aws, got } = await gatherAll();
+    // a cluster that runs Karpenter too: its EC2NodeClasses' zones make casdoctor read EC2's instance-type offerings
+    const { aws, got } = await gatherAll({}, { ...kubeFixture(), ec2NodeClasses: karpenterNodeClasses() });
     expect(got.gaps).toEqual([]);
     const called = [...new Set(aws.requests.map((r) => `${r.service}:${r.action}`))].sort();
-    expect(called.length).toBe(8);
+    expect(called.length).toBe(9);
     expect(called.filter((a) => !policyActions().includes(a))).toEqual([]);
     expect(policy.Statement[0].Action).toEqual(called);
   });

@@ -13,6 +13,7 @@ import type {
   AutoScalingGroup,
   Ec2Image,
   Ec2InstanceTypeInfo,
+  Ec2InstanceTypeOffering,
   IamEvaluationResult,
   LaunchConfiguration,
   LaunchTemplateVersion,
@@ -445,6 +446,26 @@ function operations(
           }
           const { page, next } = paginate(items, input.NextToken, input.MaxResults, pageSize, 1000);
           return { Images: page, NextToken: next };
+        },
+      },
+      DescribeInstanceTypeOfferings: {
+        schema: EC2.DescribeInstanceTypeOfferings$,
+        handle: (input, d) => {
+          // EC2: LocationType defaults to region; MaxResults 5-1000; filters location and instance-type
+          if (input.MaxResults !== undefined && (input.MaxResults < 5 || input.MaxResults > 1000))
+            throw new ApiError('InvalidParameterValue', `Value (${input.MaxResults}) for parameter maxResults is invalid. Expecting a value between 5 and 1000.`);
+          const locationType = input.LocationType ?? 'region';
+          let items: Ec2InstanceTypeOffering[] = (d.instanceTypeOfferings ?? []).filter(
+            (o) => (o.LocationType ?? 'availability-zone') === locationType,
+          );
+          for (const f of (input.Filters ?? []) as Array<{ Name?: string; Values?: string[] }>) {
+            const values = f.Values ?? [];
+            if (f.Name === 'location') items = items.filter((o) => values.includes(o.Location));
+            else if (f.Name === 'instance-type') items = items.filter((o) => values.includes(o.InstanceType));
+            else throw new ApiError('InvalidParameterValue', `The filter '${f.Name}' is invalid`);
+          }
+          const { page, next } = paginate(items, input.NextToken, input.MaxResults, pageSize, 1000);
+          return { InstanceTypeOfferings: page, NextToken: next };
         },
       },
       GetInstanceTypesFromInstanceRequirements: {

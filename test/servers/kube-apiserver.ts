@@ -63,9 +63,12 @@ export interface KubeServerOptions {
   /**
    * The version the server serves of each of CA's custom resources, null when the CRD is not installed (every version
    * then answers 404, as kube-apiserver does for an unknown group/version/resource). Default: provisioningrequests v1,
-   * capacitybuffers v1beta1 (CA 1.34's CRDs).
+   * capacitybuffers v1beta1 (CA 1.34's CRDs); Karpenter's nodepools, nodeclaims (karpenter.sh) and ec2nodeclasses
+   * (karpenter.k8s.aws) v1, cluster-scoped.
    */
-  crdVersions?: Partial<Record<'provisioningRequests' | 'capacityBuffers', string | null>>;
+  crdVersions?: Partial<
+    Record<'provisioningRequests' | 'capacityBuffers' | 'nodePools' | 'ec2NodeClasses' | 'nodeClaims', string | null>
+  >;
 }
 
 /** A hostile answer, for the tests of casdoctor's live limits. */
@@ -360,6 +363,38 @@ export const KUBE_RESOURCES: readonly ResourceDef[] = [
     version: 'v1beta1',
     kind: 'CapacityBuffer',
     namespaced: true,
+    crd: true,
+  },
+  // Karpenter's CRDs (karpenter pkg/apis/crds, karpenter-provider-aws pkg/apis/crds): cluster-scoped
+  {
+    key: 'nodePools',
+    plural: 'nodepools',
+    singular: 'nodepool',
+    group: 'karpenter.sh',
+    version: 'v1',
+    kind: 'NodePool',
+    namespaced: false,
+    crd: true,
+  },
+  {
+    key: 'nodeClaims',
+    plural: 'nodeclaims',
+    singular: 'nodeclaim',
+    group: 'karpenter.sh',
+    version: 'v1',
+    kind: 'NodeClaim',
+    namespaced: false,
+    crd: true,
+  },
+  {
+    key: 'ec2NodeClasses',
+    plural: 'ec2nodeclasses',
+    singular: 'ec2nodeclass',
+    group: 'karpenter.k8s.aws',
+    version: 'v1',
+    kind: 'EC2NodeClass',
+    namespaced: false,
+    shortNames: ['ec2nc', 'ec2ncs'],
     crd: true,
   },
 ];

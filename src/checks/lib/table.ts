@@ -1,10 +1,18 @@
-import type { Check } from '../define-check.js';
+import { checkAutoscaler, type Check } from '../define-check.js';
 
-/** The README's table of checks (between <!-- checks:start --> and <!-- checks:end -->). */
+/** Which autoscaler (and CA cloud provider) a check is about: "Karpenter", "CA (AWS)", "CA (externalgrpc)", or "CA". */
+function autoscalerOf(c: Check): string {
+  if (checkAutoscaler(c.meta) === 'karpenter') return 'Karpenter';
+  const providers = c.meta.providers ?? [];
+  if (providers.length === 0) return 'CA';
+  return `CA (${providers.map((p) => (p === 'aws' ? 'AWS' : p)).join(', ')})`;
+}
+
+/** The catalogue of checks in docs/checks.md (between <!-- checks:start --> and <!-- checks:end -->). */
 export function renderChecksTable(checks: readonly Check[]): string {
   const rows = checks.map(
     (c) =>
-      `| [\`${c.meta.id}\`](docs/checks/${c.meta.id}.md) | ${c.meta.severity} | ${c.meta.commands.join(', ')} | ${c.meta.summary.replaceAll('|', '\\|')} |`,
+      `| [\`${c.meta.id}\`](checks/${c.meta.id}.md) | ${c.meta.severity} | ${autoscalerOf(c)} | ${c.meta.commands.join(', ')} | ${c.meta.summary.replaceAll('|', '\\|')} |`,
   );
-  return ['| check | severity | command | what it finds |', '|---|---|---|---|', ...rows, ''].join('\n');
+  return ['| check | severity | autoscaler | command | what it finds |', '|---|---|---|---|---|', ...rows, ''].join('\n');
 }

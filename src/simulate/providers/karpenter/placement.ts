@@ -1,0 +1,1047 @@
+// Why a pending pod gets no Karpenter node: Karpenter's provisioning decision per NodePool, in its order and words
+// (kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go, scheduling/scheduler.go, scheduling/nodeclaim.go),
+// plus what its event no longer says since v1.5 (which pool, the DaemonSet overhead, the remaining limits) and the
+// instance types left at each filter step. Also NodeClaims of the pod's pools that launched but never joined. Pure.
+import type {
+  DaemonSet,
+  Node,
+  NodeSelectorRequirement,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  ResourceMap,
+  StorageClass,
+  Taint,
+  Toleration,
+} from '../../../model/k8s.js';
+import type { EC2NodeClass, KarpenterCondition, KarpenterDeploymentSettings, NodeClaim, NodePool } from '../../../model/karpenter.js';
+import { NODEPOOL_LABEL } from '../../../model/karpenter.js';
+import { formatResource } from '../../../model/quantity.js';
+import type { Resources } from '../../../model/scheduling.js';
+import type { InstanceTypeTable } from '../../instance-types.js';
+import { tolerationsTolerateTaint } from '../../predicates/taint-toleration.js';
+import { addResources, parseResourceList, podRequests } from '../../resources.js';
+import { buildKarpenterInstanceTypes, nodeClassZones, UNMODELLED_INSTANCE_LABELS } from './instance-types.js';
+import type { InstanceTypeOfferingRow, KarpenterInstanceType, KarpenterOffering } from './instance-types.js';
+import { withKarpenterTextVersion,
+  addRequirement,
+  compatible,
+  copyRequirements,
+  describeAllowed,
+  getRequirement,
+  intersects,
+  labelRequirements,
+  newRequirement,
+  operatorOf,
+  podRequirements,
+  requiredTermCount,
+  requirementsFrom,
+  requirementsString,
+  requirementHas,
+  WELL_KNOWN_LABELS,
+  type KRequirements,
+} from './requirements.js';
+
+/** karpenter pkg/controllers/nodeclaim/lifecycle/liveness.go registrationTimeout / LaunchTimeout. */
+export const REGISTRATION_TTL_MS = 15 * 60_000;
+export const LAUNCH_TTL_MS = 5 * 60_000;
+
+export interface KarpenterPlacementContext {
+  nodePools: NodePool[];
+  nodeClasses: EC2NodeClass[];
+  nodeClaims: NodeClaim[];
+  nodes: Node[];
+  /** All pods (for DaemonSet pods already running, whose spec Karpenter prefers over the template). */
+  pods?: Pod[];
+  daemonSets: DaemonSet[];
+  pvcs?: PersistentVolumeClaim[];
+  pvs?: PersistentVolume[];
+  storageClasses?: StorageClass[];
+  instanceTypes: InstanceTypeTable;
+  settings?: KarpenterDeploymentSettings;
+  liveOfferings?: InstanceTypeOfferingRow[];
+  region?: string;
+  now: Date;
+}
+
+export type PlacementStage =
+  | 'unmanaged-nodeclass'
+  | 'static-nodepool'
+  | 'deleting'
+  | 'nodepool-not-ready'
+  | 'no-instance-types'
+  | 'nodepool-requirements'
+  | 'node-limit'
+  | 'resource-limits'
+  | 'taints'
+  | 'requirements'
+  | 'volume-topology'
+  | 'instance-types'
+  | 'min-values';
+
+export interface FunnelStep {
+  step: 'nodepool' | 'limits' | 'requirements' | 'resources' | 'offerings' | 'minValues';
+  /** Instance types still in the running after this step. */
+  remaining: number;
+  /** A few of them (cheapest-looking first: fewest vCPUs, then memory). */
+  examples: string[];
+}
+
+export interface PoolPlacement {
+  nodePool: string;
+  weight: number;
+  verdict: 'fits' | 'rejected' | 'not-evaluated';
+  /** True for the pool Karpenter would launch into (the first that fits in weight order). */
+  chosen: boolean;
+  stage?: PlacementStage;
+  /** Karpenter's error for this pool as it prints it at HEAD (one of the "; "-joined parts of the event). */
+  error?: string;
+  /** The same error as Karpenter <= v1.4 printed it (with pool name and DaemonSet overhead). */
+  legacyError?: string;
+  /** The pool fits, but launching would fail on the NodeClass' AMIs (amifamily/resolver.go Resolve): the NodeClaim never launches. */
+  launchError?: string;
+  /** Plain explanation with the values behind the verdict. */
+  detail: string;
+  nodeClass?: { name: string; found: boolean; ready?: boolean; zones: string[]; reason?: string };
+  /** DaemonSets whose pods would run on this pool's nodes and their summed requests (the largest variant). */
+  daemonSets: string[];
+  daemonSetOverhead: ResourceMap;
+  /** limits minus what the pool's nodes and in-flight NodeClaims hold (only limited resources). */
+  remainingLimits?: ResourceMap;
+  capacityTypes: string[];
+  zones: string[];
+  funnel: FunnelStep[];
+  notes: string[];
+}
+
+export interface PodEligibility {
+  provisionable: boolean;
+  /** Why Karpenter does not consider the pod (IsProvisionable / Validate). */
+  reason?: string;
+  /** Karpenter ignores the pod without any event (karpenter.sh/nodepool DoesNotExist). */
+  silent?: boolean;
+  /** FailedScheduling event Karpenter publishes for an invalid pod. */
+  event?: string;
+}
+
+export interface StuckNodeClaim {
+  name: string;
+  nodePool: string;
+  stage: 'launch' | 'registration' | 'initialization';
+  /** Since the condition that is still pending last changed (ms). */
+  ageMs: number;
+  /** Karpenter's own bound for this stage (registration 15m, launch 5m); undefined: no bound. */
+  boundMs?: number;
+  overdue: boolean;
+  providerID?: string;
+  nodeName?: string;
+  message: string;
+}
+
+export interface KarpenterPendingExplanation {
+  pod: string;
+  eligibility: PodEligibility;
+  pools: PoolPlacement[];
+  /** The NodePool Karpenter would launch into. */
+  chosen?: string;
+  /** The FailedScheduling event text at HEAD ("Failed to schedule pod, ..."), when no pool fits. */
+  event?: string;
+  /** The same as Karpenter <= v1.4 printed it. */
+  legacyEvent?: string;
+  stuckNodeClaims: StuckNodeClaim[];
+  notes: string[];
+}
+
+// ------------------------------------------------------------------------------------------------ helpers
+
+function podKey(pod: Pod): string {
+  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+}
+
+function ownedBy(pod: Pod, apiVersion: string, kind: string): boolean {
+  // pod/scheduling.go IsOwnedBy compares the exact apiVersion string
+  return (pod.metadata.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
+}
+
+function cond(conds: KarpenterCondition[] | undefined, type: string): KarpenterCondition | undefined {
+  return conds?.find((c) => c.type === type);
+}
+
+/** pretty.Taint: "k=v:Effect" or "k:Effect". */
+export function prettyTaint(t: Taint): string {
+  return t.value ? `${t.key}=${t.value}:${t.effect}` : `${t.key}:${t.effect}`;
+}
+
+/** resources.String / pretty.Concise: JSON of the resource list, keys sorted (units approximated canonically). */
+export function resourcesString(r: Resources): string {
+  const keys = Object.keys(r).sort();
+  if (keys.length === 0) return '{}';
+  return `{${keys.map((k) => `"${k}":"${formatResource(k, r[k])}"`).join(',')}}`;
+}
+
+function toResourceMap(r: Resources): ResourceMap {
+  const out: ResourceMap = {};
+  for (const k of Object.keys(r).sort()) out[k] = formatResource(k, r[k]);
+  return out;
+}
+
+/** Karpenter's pod requests: scheduler requests plus pods=1 per pod (resources.RequestsForPods). */
+function karpenterRequests(pods: Pod[]): Resources {
+  let out: Resources = {};
+  for (const p of pods) out = addResources(out, podRequests(p));
+  out.pods = pods.length;
+  return out;
+}
+
+/** resources.Fits: any negative allocatable never fits; every request <= allocatable (missing = 0). */
+function fitsResources(requests: Resources, allocatable: Resources): boolean {
+  if (Object.values(allocatable).some((v) => v < 0)) return false;
+  return Object.entries(requests).every(([k, v]) => v <= (allocatable[k] ?? 0));
+}
+
+function sortTypes(list: KarpenterInstanceType[]): KarpenterInstanceType[] {
+  return [...list].sort((a, b) => a.info.vcpu - b.info.vcpu || a.info.memoryMiB - b.info.memoryMiB || a.name.localeCompare(b.name));
+}
+
+function examples(list: KarpenterInstanceType[], n = 5): string[] {
+  return sortTypes(list)
+    .slice(0, n)
+    .map((t) => t.name);
+}
+
+const offeringReqCache = new WeakMap<KarpenterOffering, KRequirements>();
+
+function offeringRequirements(o: KarpenterOffering): KRequirements {
+  const cached = offeringReqCache.get(o);
+  if (cached) return cached;
+  const r: KRequirements = new Map();
+  offeringReqCache.set(o, r);
+  addRequirement(r, newRequirement('karpenter.sh/capacity-type', 'In', [o.capacityType]));
+  addRequirement(r, newRequirement('topology.kubernetes.io/zone', 'In', [o.zone]));
+  if (o.zoneID) addRequirement(r, newRequirement('topology.k8s.aws/zone-id', 'In', [o.zoneID]));
+  addRequirement(
+    r,
+    o.reservationID
+      ? newRequirement('karpenter.k8s.aws/capacity-reservation-id', 'In', [o.reservationID])
+      : newRequirement('karpenter.k8s.aws/capacity-reservation-id', 'DoesNotExist'),
+  );
+  return r;
+}
+
+/** The pool's tolerations check (taints.go Tolerates): every template taint must be tolerated. */
+function untoleratedTaints(taints: Taint[], tolerations: Toleration[] | undefined, toleratePreferNoSchedule: boolean): Taint[] {
+  const tol = [...(tolerations ?? [])];
+  // scheduler.go NewScheduler: once any NodePool has a PreferNoSchedule taint, relaxation adds a toleration for it
+  if (toleratePreferNoSchedule) tol.push({ operator: 'Exists', effect: 'PreferNoSchedule' });
+  return taints.filter((t) => !tolerationsTolerateTaint(tol, t));
+}
+
+function taintError(untolerated: Taint[]): string {
+  return untolerated.map((t) => `did not tolerate taint (taint=${prettyTaint(t)})`).join('; ');
+}
+
+// ------------------------------------------------------------------------------------------------ eligibility
+
+function restrictedLabelError(key: string): string | undefined {
+  const k = key;
+  if (WELL_KNOWN_LABELS.has(k)) return undefined;
+  const domain = k.includes('/') ? k.split('/')[0] : '';
+  const restrictedDomains = ['karpenter.k8s.aws', 'karpenter.sh'];
+  const msg = `using label ${k} is not allowed as it might interfere with the internal provisioning logic; specify a well known label: [${[...WELL_KNOWN_LABELS].sort().join(' ')}], or a custom label that does not use a restricted domain: [${restrictedDomains.join(' ')}]`;
+  if (restrictedDomains.some((d) => domain === d || domain.endsWith(`.${d}`))) return msg;
+  if (k === 'kubernetes.io/hostname') return msg;
+  return undefined;
+}
+
+/** pod/scheduling.go HasDRARequirements: pod-level resourceClaims or claims on any container. */
+export function hasDRARequirements(pod: Pod): boolean {
+  if (Array.isArray(pod.spec.resourceClaims) && pod.spec.resourceClaims.length > 0) return true;
+  return [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])].some((c) => {
+    const claims = (c.resources as { claims?: unknown[] } | undefined)?.claims;
+    return Array.isArray(claims) && claims.length > 0;
+  });
+}
+
+/** pod/scheduling.go IsProvisionable, then provisioner.go Validate (the parts that need no API lookups beyond PVCs). */
+export function karpenterPodEligibility(pod: Pod, ctx: Pick<KarpenterPlacementContext, 'pvcs' | 'storageClasses'> = {}): PodEligibility {
+  const unschedulable = (pod.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable');
+  if (!unschedulable) {
+    return { provisionable: false, reason: 'kube-scheduler has not marked the pod PodScheduled=False reason Unschedulable; Karpenter only acts on such pods' };
+  }
+  if (pod.spec.nodeName) return { provisionable: false, reason: `the pod is bound to node ${pod.spec.nodeName}` };
+  if (pod.status?.nominatedNodeName) {
+    return { provisionable: false, reason: `the pod is preempting (nominatedNodeName ${pod.status.nominatedNodeName}); Karpenter waits` };
+  }
+  if (ownedBy(pod, 'apps/v1', 'DaemonSet')) return { provisionable: false, reason: 'DaemonSet pods never trigger Karpenter provisioning' };
+  if (ownedBy(pod, 'v1', 'Node')) return { provisionable: false, reason: 'static (mirror) pods never trigger Karpenter provisioning' };
+
+  // provisioner.go:578 KarpenterManagedLabelDoesNotExistError: ignored without an event (provisioner.go:209)
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  // NewPodRequirements: node selector, the heaviest preferred term, then the first required term
+  const withPreferred = labelRequirements(pod.spec.nodeSelector);
+  const preferred = [...((pod.spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) as Array<{ weight?: number; preference?: { matchExpressions?: NodeSelectorRequirement[] } }>)].sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0));
+  for (const r of requirementsFrom(preferred[0]?.preference?.matchExpressions ?? []).values()) addRequirement(withPreferred, r);
+  for (const r of requirementsFrom(terms[0]?.matchExpressions ?? []).values()) addRequirement(withPreferred, r);
+  const np = withPreferred.get(NODEPOOL_LABEL);
+  if (np && operatorOf(np) === 'DoesNotExist') {
+    return {
+      provisionable: false,
+      silent: true,
+      reason: `configured to not run on a Karpenter provisioned node (requirement=${NODEPOOL_LABEL} DoesNotExist)`,
+    };
+  }
+  const errs: string[] = [];
+  const validate = (key: string, operator: string, values: string[]): void => {
+    const k = key;
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'].includes(operator)) {
+      errs.push(`key ${k} has an unsupported operator ${operator}`);
+    }
+    const r = restrictedLabelError(k);
+    if (r) errs.push(r);
+    if (operator === 'In' && values.length === 0) errs.push(`key ${k} with operator ${operator} must have a value defined`);
+  };
+  for (const [k, v] of Object.entries(pod.spec.nodeSelector ?? {})) validate(k, 'In', [v]);
+  for (const t of terms) {
+    if (t.matchFields) errs.push('node selector term with matchFields is not supported');
+    for (const r of t.matchExpressions ?? []) validate(r.key, r.operator, r.values ?? []);
+  }
+  // volumetopology.go ValidatePersistentVolumeClaims (the offline-checkable cases); it stops at the first bad claim
+  for (const vol of pod.spec.volumes ?? []) {
+    const ns = pod.metadata.namespace ?? 'default';
+    const claim = vol.persistentVolumeClaim?.claimName ?? (vol.ephemeral ? `${pod.metadata.name ?? ''}-${vol.name}` : undefined);
+    if (!claim || !ctx.pvcs) continue;
+    const pvc = ctx.pvcs.find((p) => p.metadata.name === claim && (p.metadata.namespace ?? 'default') === ns);
+    let e: string | undefined;
+    if (!pvc) e = `getting persistent volume claim, persistentvolumeclaims "${claim}" not found (PersistentVolumeClaim=${claim})`;
+    else if (pvc.metadata.deletionTimestamp) e = `persistentvolumeclaim is being deleted (PersistentVolumeClaim=${ns}/${claim})`;
+    else if (pvc.spec?.volumeName && !pvc.metadata.annotations?.['pv.kubernetes.io/bind-completed']) {
+      e = `pvc is considered unbound because it does not contain annotation (PersistentVolume=${pvc.spec.volumeName}, PersistentVolumeClaim=${claim}, annotation=pv.kubernetes.io/bind-completed)`;
+    } else if (!pvc.spec?.volumeName && !pvc.spec?.storageClassName) {
+      e = `unbound pvc must define a storage class (PersistentVolumeClaim=${ns}/${claim}, StorageClass=)`;
+    }
+    if (e) {
+      errs.push(e);
+      break;
+    }
+  }
+  if (errs.length > 0) {
+    const err = errs.join('; ');
+    // provisioner.go:210 publishes PodFailedToScheduleEvent with the Validate error itself
+    return { provisionable: false, reason: `ignoring pod, ${err}`, event: `Failed to schedule pod, ${err}` };
+  }
+  return { provisionable: true };
+}
+
+// ------------------------------------------------------------------------------------------------ volumes
+
+/** volumetopology.go GetRequirements: one alternative list per claim (PV node affinity terms, else StorageClass topologies). */
+function volumeAlternatives(pod: Pod, ctx: KarpenterPlacementContext): { alternatives: KRequirements[]; notes: string[] } {
+  let alternatives: KRequirements[] = [new Map()];
+  const notes: string[] = [];
+  for (const vol of pod.spec.volumes ?? []) {
+    const claim = vol.persistentVolumeClaim?.claimName;
+    if (!claim) continue;
+    const ns = pod.metadata.namespace ?? 'default';
+    const pvc = (ctx.pvcs ?? []).find((p) => p.metadata.name === claim && (p.metadata.namespace ?? 'default') === ns);
+    if (!pvc) continue;
+    let volAlts: KRequirements[] = [];
+    if (pvc.spec?.volumeName) {
+      const pv = (ctx.pvs ?? []).find((p) => p.metadata.name === pvc.spec?.volumeName);
+      if (!pv) {
+        notes.push(`PersistentVolume ${pvc.spec.volumeName} of claim ${claim} is not in the snapshot: its zone is not checked`);
+        continue;
+      }
+      for (const term of pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []) {
+        const exprs = (term.matchExpressions ?? []).filter((e) => !((pv.spec?.local || pv.spec?.hostPath) && e.key === 'kubernetes.io/hostname'));
+        volAlts.push(requirementsFrom(exprs));
+      }
+    } else if (pvc.spec?.storageClassName) {
+      const sc = (ctx.storageClasses ?? []).find((s) => s.metadata.name === pvc.spec?.storageClassName);
+      for (const t of sc?.allowedTopologies ?? []) {
+        const exprs = (t.matchLabelExpressions ?? []).map((e) => ({ key: e.key, operator: 'In', values: e.values }));
+        if (exprs.length > 0) volAlts.push(requirementsFrom(exprs));
+      }
+    }
+    volAlts = volAlts.filter((a) => a.size > 0 || volAlts.length === 1);
+    if (volAlts.length === 0) continue;
+    // volumetopology.go mergeVolumeRequirementAlternatives: cross product of compatible alternatives
+    const merged: KRequirements[] = [];
+    for (const a of alternatives) {
+      for (const v of volAlts) {
+        if (intersects(a, v).length > 0) continue;
+        const m = copyRequirements(a);
+        for (const r of v.values()) addRequirement(m, r);
+        merged.push(m);
+      }
+    }
+    alternatives = merged.length > 0 ? merged : volAlts;
+  }
+  return { alternatives: alternatives.filter((a) => a.size > 0), notes };
+}
+
+// ------------------------------------------------------------------------------------------------ daemonsets
+
+function daemonPods(ctx: KarpenterPlacementContext): Array<{ name: string; pod: Pod }> {
+  const out: Array<{ name: string; pod: Pod }> = [];
+  for (const ds of ctx.daemonSets) {
+    const name = `${ds.metadata.namespace ?? 'default'}/${ds.metadata.name ?? ''}`;
+    // provisioner.go getDaemonSetPods: a running pod of the DaemonSet when the cluster has one, else the template
+    const live = (ctx.pods ?? []).find((p) =>
+      (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' && o.name === ds.metadata.name) &&
+      (p.metadata.namespace ?? 'default') === (ds.metadata.namespace ?? 'default'),
+    );
+    const spec = live?.spec ?? ds.spec?.template?.spec;
+    if (!spec) continue;
+    const pod: Pod = { metadata: { name: ds.metadata.name, namespace: ds.metadata.namespace }, spec: { ...spec } };
+    // daemonset.go PodForDaemonSet merges limits into requests; podRequests does the same for a missing request
+    const dsAffinity = ds.spec?.template?.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    if (live && dsAffinity) pod.spec.affinity = { ...(pod.spec.affinity ?? {}), nodeAffinity: { ...(pod.spec.affinity?.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: dsAffinity } };
+    out.push({ name, pod });
+  }
+  return out;
+}
+
+/** scheduler.go isDaemonPodCompatible: template taints tolerated, template requirements compatible, the type intersects. */
+function daemonCompatible(templateReqs: KRequirements, taints: Taint[], it: KarpenterInstanceType, pod: Pod): boolean {
+  if (untoleratedTaints(taints, pod.spec.tolerations, true).length > 0) return false;
+  for (let i = 0; i < requiredTermCount(pod); i++) {
+    const reqs = podRequirements(pod, i);
+    if (compatible(templateReqs, reqs) === undefined && intersects(it.requirements, reqs).length === 0) return true;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------------------------------------ pools
+
+interface PoolModel {
+  np: NodePool;
+  name: string;
+  weight: number;
+  nodeClass?: EC2NodeClass;
+  templateReqs: KRequirements;
+  taints: Taint[];
+  instanceTypes: KarpenterInstanceType[];
+  remaining?: Resources;
+  relaxMinValues: boolean;
+  daemons?: { byType: Map<KarpenterInstanceType, Resources>; names: string[]; max: Resources };
+}
+
+// Instance types and DaemonSet overhead do not depend on the pod: reuse them across the pods of one context
+const instanceTypeCache = new WeakMap<KarpenterPlacementContext, Map<EC2NodeClass, KarpenterInstanceType[]>>();
+const poolCache = new WeakMap<KarpenterPlacementContext, Map<NodePool, PoolModel>>();
+const preCache = new WeakMap<KarpenterPlacementContext, Map<NodePool, FilterOutcome>>();
+// the pool's capacity types depend on the pool and the context only: once per pool, not per pod
+const capacityTypesCache = new WeakMap<KarpenterPlacementContext, Map<NodePool, string[]>>();
+
+function cachedInstanceTypes(ctx: KarpenterPlacementContext, nodeClass: EC2NodeClass): KarpenterInstanceType[] {
+  let m = instanceTypeCache.get(ctx);
+  if (!m) instanceTypeCache.set(ctx, (m = new Map()));
+  let its = m.get(nodeClass);
+  if (!its) {
+    its = buildKarpenterInstanceTypes(ctx.instanceTypes, {
+      nodeClass,
+      ...(ctx.settings ? { settings: ctx.settings } : {}),
+      ...(ctx.liveOfferings ? { liveOfferings: ctx.liveOfferings } : {}),
+      ...(ctx.region ? { region: ctx.region } : {}),
+    });
+    m.set(nodeClass, its);
+  }
+  return its;
+}
+
+/** nodepool.go OrderByWeight: weight descending, equal weights by name DESCENDING (nodepool/nodepool.go:167). */
+export function orderNodePools(pools: NodePool[]): NodePool[] {
+  return [...pools].sort((a, b) => {
+    const wa = a.spec.weight ?? 0;
+    const wb = b.spec.weight ?? 0;
+    if (wa !== wb) return wb - wa;
+    const na = a.metadata.name ?? '';
+    const nb = b.metadata.name ?? '';
+    return na === nb ? 0 : na > nb ? -1 : 1;
+  });
+}
+
+/** nodeclaimtemplate.go NewNodeClaimTemplate: spec requirements + template labels + nodepool/nodeclass labels. */
+export function templateRequirements(np: NodePool): KRequirements {
+  const reqs = requirementsFrom(np.spec.template.spec.requirements ?? []);
+  const labels: Record<string, string> = {
+    ...(np.spec.template.metadata?.labels ?? {}),
+    [NODEPOOL_LABEL]: np.metadata.name ?? '',
+  };
+  const ref = np.spec.template.spec.nodeClassRef;
+  if (ref?.group && ref.kind) labels[`${ref.group}/${ref.kind.toLowerCase()}`] = ref.name;
+  for (const r of labelRequirements(labels).values()) addRequirement(reqs, r);
+  addRequirement(reqs, newRequirement('karpenter.sh/registered', 'In', ['true']));
+  addRequirement(reqs, newRequirement('karpenter.sh/initialized', 'In', ['true']));
+  return reqs;
+}
+
+/** limits minus the capacity of the pool's active nodes and node-less NodeClaims, each counting nodes=1 (scheduler.go updateRemainingResources). */
+export function remainingLimits(np: NodePool, nodes: Node[], nodeClaims: NodeClaim[]): Resources | undefined {
+  const limits = np.spec.limits;
+  if (!limits || Object.keys(limits).length === 0) return undefined;
+  const name = np.metadata.name ?? '';
+  const remaining = parseResourceList(limits);
+  const sub = (cap: Resources): void => {
+    for (const k of Object.keys(remaining)) remaining[k] -= k === 'nodes' ? 1 : (cap[k] ?? 0);
+  };
+  const nodeNames = new Set<string>();
+  for (const n of nodes) {
+    if (n.metadata.labels?.[NODEPOOL_LABEL] !== name || n.metadata.deletionTimestamp) continue;
+    nodeNames.add(n.metadata.name ?? '');
+    const nc = nodeClaims.find((c) => c.status?.nodeName === n.metadata.name);
+    const cap = parseResourceList(n.status?.capacity);
+    // statenode.go Capacity: an uninitialized node's zero values come from its NodeClaim
+    for (const [k, v] of Object.entries(parseResourceList(nc?.status?.capacity))) if (!cap[k]) cap[k] = v;
+    sub(cap);
+  }
+  for (const nc of nodeClaims) {
+    if (nc.metadata.labels?.[NODEPOOL_LABEL] !== name || nc.metadata.deletionTimestamp) continue;
+    if (nc.status?.nodeName && nodeNames.has(nc.status.nodeName)) continue;
+    sub(parseResourceList(nc.status?.capacity));
+  }
+  return remaining;
+}
+
+function nodeClassFor(np: NodePool, ctx: KarpenterPlacementContext): EC2NodeClass | undefined {
+  const ref = np.spec.template.spec.nodeClassRef;
+  return ctx.nodeClasses.find((c) => c.metadata.name === ref?.name);
+}
+
+function poolReadiness(np: NodePool, nodeClass: EC2NodeClass | undefined): { ready: boolean; reason: string } {
+  const conds = np.status?.conditions;
+  const ready = cond(conds, 'Ready');
+  if (ready) {
+    if (ready.status === 'True') return { ready: true, reason: '' };
+    const bad = ['ValidationSucceeded', 'NodeClassReady']
+      .map((t) => cond(conds, t))
+      .filter((c): c is KarpenterCondition => !!c && c.status !== 'True')
+      .map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ''})` : ''}`);
+    return { ready: false, reason: bad.length > 0 ? bad.join(', ') : `Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}` };
+  }
+  // no status yet (e.g. a manifest): judge from the NodeClass the way the NodeClassReady condition would
+  if (!nodeClass) return { ready: false, reason: `NodeClassReady=False (NodeClassNotFound)` };
+  const ncReady = cond(nodeClass.status?.conditions, 'Ready');
+  if (ncReady && ncReady.status !== 'True') {
+    return { ready: false, reason: `NodeClassReady=False (${ncReady.reason ?? 'NodeClassNotReady'}${ncReady.message ? `: ${ncReady.message}` : ''})` };
+  }
+  return { ready: true, reason: '' };
+}
+
+function emptyPool(np: NodePool, extra: Partial<PoolPlacement>): PoolPlacement {
+  return {
+    nodePool: np.metadata.name ?? '',
+    weight: np.spec.weight ?? 0,
+    verdict: 'not-evaluated',
+    chosen: false,
+    detail: '',
+    daemonSets: [],
+    daemonSetOverhead: {},
+    capacityTypes: [],
+    zones: [],
+    funnel: [],
+    notes: [],
+    ...extra,
+  };
+}
+
+/** Capacity types the pool admits among what EC2 offers (on-demand, spot; reserved with capacity reservations). */
+function poolCapacityTypes(reqs: KRequirements, its: KarpenterInstanceType[]): string[] {
+  const offered = new Set(its.flatMap((t) => t.offerings.map((o) => o.capacityType)));
+  const r = getRequirement(reqs, 'karpenter.sh/capacity-type');
+  return [...offered].filter((ct) => requirementHas(r, ct)).sort();
+}
+
+// ------------------------------------------------------------------------------------------------ main
+
+interface FilterOutcome {
+  remaining: KarpenterInstanceType[];
+  counts: { requirements: KarpenterInstanceType[]; resources: KarpenterInstanceType[]; offerings: KarpenterInstanceType[] };
+  error?: string;
+  minValuesError?: string;
+  minDaemon?: Resources;
+  maxDaemon?: Resources;
+}
+
+/** nodeclaim.go filterInstanceTypesByRequirements, plus the per-step lists for the funnel. */
+function filterInstanceTypes(
+  its: KarpenterInstanceType[],
+  reqs: KRequirements,
+  podReqs: Resources,
+  daemonOverheadFor: (it: KarpenterInstanceType) => Resources,
+  relaxMinValues = false,
+): FilterOutcome {
+  let requirementsMet = false;
+  let fits = false;
+  let hasOffering = false;
+  let reqAndFits = false;
+  let reqAndOffering = false;
+  let fitsAndOffering = false;
+  let minDaemon: Resources | undefined;
+  let maxDaemon: Resources | undefined;
+  const byReq: KarpenterInstanceType[] = [];
+  const byRes: KarpenterInstanceType[] = [];
+  const byOff: KarpenterInstanceType[] = [];
+  for (const it of its) {
+    const overhead = daemonOverheadFor(it);
+    if (Object.keys(overhead).length > 0) {
+      minDaemon = minDaemon ? Object.fromEntries(Object.keys({ ...minDaemon, ...overhead }).map((k) => [k, Math.min(minDaemon?.[k] ?? 0, overhead[k] ?? 0)])) : overhead;
+      maxDaemon = maxDaemon ? Object.fromEntries(Object.keys({ ...maxDaemon, ...overhead }).map((k) => [k, Math.max(maxDaemon?.[k] ?? 0, overhead[k] ?? 0)])) : overhead;
+    }
+    const total = addResources(podReqs, overhead);
+    const itCompat = intersects(it.requirements, reqs).length === 0; // nodeclaim.go compatible()
+    const available = it.offerings.filter((o) => o.available);
+    const itHasOffering = available.some((o) => compatible(reqs, offeringRequirements(o)) === undefined);
+    const itFits = itHasOffering && fitsResources(total, it.allocatable); // nodeclaim.go fits(): fit counts only with a compatible offering
+    requirementsMet ||= itCompat;
+    fits ||= itFits;
+    hasOffering ||= itHasOffering;
+    reqAndFits ||= itCompat && itFits && !itHasOffering;
+    reqAndOffering ||= itCompat && itHasOffering && !itFits;
+    fitsAndOffering ||= itFits && itHasOffering && !itCompat;
+    if (itCompat) {
+      byReq.push(it);
+      if (fitsResources(total, it.allocatable)) {
+        byRes.push(it);
+        if (itHasOffering) byOff.push(it);
+      }
+    }
+  }
+  const remaining = byOff;
+  const outcome: FilterOutcome = { remaining, counts: { requirements: byReq, resources: byRes, offerings: byOff }, ...(minDaemon ? { minDaemon } : {}), ...(maxDaemon ? { maxDaemon } : {}) };
+  const resources = (): string => {
+    if (!minDaemon || !maxDaemon) return resourcesString(podReqs);
+    const a = resourcesString(addResources(minDaemon, podReqs));
+    const b = resourcesString(addResources(maxDaemon, podReqs));
+    return a === b ? a : `min=${a}, max=${b}`;
+  };
+  const tail = `requirements=${requirementsString(reqs)}, resources=${resources()}`;
+  // types.go SatisfiesMinValues over the remaining types
+  const withMin = [...reqs.values()].filter((r) => r.minValues !== undefined);
+  // MIN_VALUES_POLICY=BestEffort relaxes minValues instead of failing (nodeclaim.go filterInstanceTypesByRequirements)
+  if (remaining.length > 0 && withMin.length > 0 && !relaxMinValues) {
+    const bad = withMin.filter((r) => new Set(remaining.flatMap((it) => [...getRequirement(it.requirements, r.key).values])).size < (r.minValues ?? 0));
+    if (bad.length > 0) {
+      outcome.minValuesError = `minValues requirement is not met for label(s) (label(s)=[${bad.map((r) => r.key).join(' ')}]), ${tail}`;
+      outcome.remaining = [];
+      outcome.error = outcome.minValuesError;
+      return outcome;
+    }
+  }
+  if (remaining.length > 0) return outcome;
+  // nodeclaim.go InstanceTypeFilterError.Error
+  let msg: string;
+  if (!requirementsMet && !fits && !hasOffering) msg = 'no instance type met the scheduling requirements or had enough resources or had a required offering';
+  else if (!requirementsMet && !fits) msg = 'no instance type met the scheduling requirements or had enough resources';
+  else if (!requirementsMet && !hasOffering) msg = 'no instance type met the scheduling requirements or had a required offering';
+  else if (!fits && !hasOffering) msg = 'no instance type had enough resources or had a required offering';
+  else if (!requirementsMet) msg = 'no instance type met all requirements';
+  else if (!fits) msg = 'no instance type has enough resources';
+  else if (!hasOffering) msg = 'no instance type has the required offering';
+  else if (reqAndFits) msg = 'no instance type which met the scheduling requirements and had enough resources, had a required offering';
+  else if (fitsAndOffering) msg = 'no instance type which had enough resources and the required offering met the scheduling requirements';
+  else if (reqAndOffering) msg = 'no instance type which met the scheduling requirements and the required offering had the required resources';
+  else msg = 'no instance type met the requirements/resources/offering tuple';
+  outcome.error = `${msg}, ${tail}`;
+  if (msg === 'no instance type has enough resources' && (podReqs.cpu ?? 0) >= 1e9) outcome.error += ' (CPU request >= 1 Million, m vs M typo?)';
+  return outcome;
+}
+
+/**
+ * Karpenter's provisioning decision for one pending pod, per NodePool in its order. Pools Karpenter drops before
+ * scheduling (static, not Ready, no instance types) are 'not-evaluated'; the rest get the first failing stage and
+ * Karpenter's error text for it. The first pool that fits wins (scheduler.go addToNewNodeClaim keeps the lowest index).
+ */
+export function explainKarpenterPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPendingExplanation {
+  // requirement texts as the Karpenter in the input prints them (Gt/Lt before v1.9.0)
+  return withKarpenterTextVersion(ctx.settings?.version, () => explainPending(pod, ctx));
+}
+
+function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPendingExplanation {
+  const out: KarpenterPendingExplanation = { pod: podKey(pod), eligibility: karpenterPodEligibility(pod, ctx), pools: [], stuckNodeClaims: [], notes: [] };
+  const ordered = orderNodePools(ctx.nodePools);
+  const ds = daemonPods(ctx);
+  // scheduler.go NewScheduler: a PreferNoSchedule taint on any pool makes relaxation tolerate PreferNoSchedule
+  const toleratePNS = ctx.nodePools.some((np) => (np.spec.template.spec.taints ?? []).some((t) => t.effect === 'PreferNoSchedule'));
+
+  const models: Array<{ model?: PoolModel; placement: PoolPlacement }> = [];
+  for (const np of ordered) {
+    const name = np.metadata.name ?? '';
+    const ref = np.spec.template.spec.nodeClassRef;
+    const nodeClass = nodeClassFor(np, ctx);
+    const zones = nodeClassZones(nodeClass).map((z) => z.zone);
+    const ncInfo = ref
+      ? {
+          name: ref.name,
+          found: !!nodeClass,
+          ...(nodeClass ? { ready: cond(nodeClass.status?.conditions, 'Ready')?.status === 'True' } : {}),
+          zones,
+        }
+      : undefined;
+    const base = { ...(ncInfo ? { nodeClass: ncInfo } : {}), zones };
+    if (ref && (ref.group !== 'karpenter.k8s.aws' || ref.kind !== 'EC2NodeClass')) {
+      models.push({ placement: emptyPool(np, { ...base, stage: 'unmanaged-nodeclass', detail: `nodeClassRef ${ref.group}/${ref.kind} is not the AWS provider's EC2NodeClass: this Karpenter does not manage the pool` }) });
+      continue;
+    }
+    if (np.spec.replicas !== undefined) {
+      models.push({ placement: emptyPool(np, { ...base, stage: 'static-nodepool', detail: `static NodePool (replicas ${np.spec.replicas}): Karpenter keeps the node count and never provisions for pending pods` }) });
+      continue;
+    }
+    if (np.metadata.deletionTimestamp) {
+      models.push({ placement: emptyPool(np, { ...base, stage: 'deleting', detail: 'the NodePool is being deleted' }) });
+      continue;
+    }
+    const readiness = poolReadiness(np, nodeClass);
+    if (!readiness.ready) {
+      // provisioner.go NewScheduler: "ignoring nodepool, not ready" (a log line only; the pod gets no word about it)
+      models.push({ placement: emptyPool(np, { ...base, stage: 'nodepool-not-ready', detail: `the NodePool is not Ready: ${readiness.reason}; Karpenter ignores it (log "ignoring nodepool, not ready")` }) });
+      continue;
+    }
+    if (!nodeClass || zones.length === 0) {
+      const why = !nodeClass ? `EC2NodeClass ${ref?.name ?? ''} not found` : `EC2NodeClass ${nodeClass.metadata.name ?? ''} has no resolved subnets (status.subnets)`;
+      models.push({ placement: emptyPool(np, { ...base, stage: 'no-instance-types', detail: `${why}: Karpenter resolves no instance types and skips the pool` }) });
+      continue;
+    }
+    const its = cachedInstanceTypes(ctx, nodeClass);
+    const templateReqs = templateRequirements(np);
+    let capsByPool = capacityTypesCache.get(ctx);
+    if (!capsByPool) capacityTypesCache.set(ctx, (capsByPool = new Map()));
+    let capacityTypes = capsByPool.get(np);
+    if (!capacityTypes) capsByPool.set(np, (capacityTypes = poolCapacityTypes(templateReqs, its)));
+    const placement = emptyPool(np, { ...base, capacityTypes: [...capacityTypes] });
+    // scheduler.go NewScheduler pre-filter: requirements and offerings with no pod; an empty result drops the pool
+    const bestEffort = ctx.settings?.minValuesPolicy === 'BestEffort';
+    let preByPool = preCache.get(ctx);
+    if (!preByPool) preCache.set(ctx, (preByPool = new Map()));
+    const pre = preByPool.get(np) ?? filterInstanceTypes(its, templateReqs, {}, () => ({}), bestEffort);
+    preByPool.set(np, pre);
+    placement.funnel.push({ step: 'nodepool', remaining: pre.remaining.length, examples: examples(pre.remaining) });
+    const unmodelled = [...templateReqs.keys()].filter((k) => UNMODELLED_INSTANCE_LABELS.has(k));
+    if (unmodelled.length > 0) placement.notes.push(`requirements on ${unmodelled.join(', ')} are not modelled offline: treated as satisfied`);
+    if (pre.remaining.length === 0) {
+      placement.stage = 'nodepool-requirements';
+      placement.detail = `the NodePool's own requirements leave no instance type (${pre.minValuesError ? 'minValues' : `of ${its.length}`}): Karpenter skips it and emits NodePool event NoCompatibleInstanceTypes "NodePool requirements filtered out all compatible available instance types${pre.minValuesError ? ' due to minValues incompatibility' : ''}"`;
+      models.push({ placement });
+      continue;
+    }
+    let pc = poolCache.get(ctx);
+    if (!pc) poolCache.set(ctx, (pc = new Map()));
+    let model = pc.get(np);
+    if (!model) {
+      const remaining = remainingLimits(np, ctx.nodes, ctx.nodeClaims);
+      model = { np, name, weight: np.spec.weight ?? 0, nodeClass, templateReqs, taints: np.spec.template.spec.taints ?? [], instanceTypes: pre.remaining, ...(remaining ? { remaining } : {}), relaxMinValues: bestEffort };
+      pc.set(np, model);
+    }
+    models.push({ model, placement });
+  }
+
+  const evaluated = models.filter((m) => m.model);
+  if (!out.eligibility.provisionable) {
+    out.pools = models.map((m) => m.placement);
+    if (out.eligibility.silent) out.notes.push('Karpenter leaves this pod to another autoscaler (e.g. Cluster Autoscaler) and records no event');
+    return finish(out, ctx);
+  }
+  if (evaluated.length === 0) {
+    // provisioner.go Schedule: ErrNodePoolsNotFound -> "no dynamic nodepools found", or scheduler.go:605 when all templates were dropped
+    const anyUsable = models.some((m) => m.placement.stage === 'nodepool-requirements' || m.placement.stage === 'no-instance-types');
+    out.event = anyUsable ? 'Failed to schedule pod, nodepool requirements filtered out all available instance types' : undefined;
+    out.notes.push(anyUsable ? 'every NodePool was dropped before scheduling' : 'no dynamic nodepools found (Karpenter logs this; the pod gets no event)');
+    out.pools = models.map((m) => m.placement);
+    return finish(out, ctx);
+  }
+
+  // scheduler.go add: with IGNORE_DRA_REQUESTS (default true) a pod with ResourceClaims fails before any NodePool is tried
+  if (hasDRARequirements(pod) && ctx.settings?.env?.IGNORE_DRA_REQUESTS !== 'false') {
+    out.event = 'Failed to schedule pod, pod has Dynamic Resource Allocation requirements that are not yet supported by Karpenter';
+    out.notes.push('the pod uses Dynamic Resource Allocation (resourceClaims); Karpenter runs with IGNORE_DRA_REQUESTS and does not provision for it');
+    out.pools = models.map((m) => m.placement);
+    return finish(out, ctx);
+  }
+  const podReqs = karpenterRequests([pod]);
+  const vol = volumeAlternatives(pod, ctx);
+  out.notes.push(...vol.notes);
+  const hasTopology =
+    (pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable !== 'ScheduleAnyway') ||
+    (pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+    (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+  if (hasTopology) {
+    for (const m of evaluated) m.placement.notes.push('topology spread / pod (anti-)affinity not evaluated');
+    out.notes.push('topology spread / pod (anti-)affinity is not evaluated: Karpenter may narrow the zone or refuse a domain (topology.go AddRequirements); the verdicts below ignore it');
+  }
+
+  // preferences.go Relax, one step per failed attempt: next required node-affinity term, then the preferred node-affinity
+  // terms heaviest first, then (when a pool has one) tolerate PreferNoSchedule. The reported error is the last attempt's.
+  const attempts = relaxationAttempts(pod, ctx.settings?.preferencePolicy === 'Ignore', toleratePNS);
+  let chosen: string | undefined;
+  let lastErrors: Array<{ placement: PoolPlacement; error: string; overhead: Resources }> = [];
+  for (const attempt of attempts) {
+    lastErrors = [];
+    for (const { model, placement } of models) {
+      if (!model) continue;
+      const r = evaluatePool(model, placement, pod, attempt.requirements, podReqs, vol.alternatives, ds, attempt.toleratePreferNoSchedule);
+      if (r.fits && !chosen) chosen = model.name;
+      if (!r.fits && r.error) lastErrors.push({ placement, error: r.error, overhead: r.overhead });
+    }
+    if (chosen) {
+      if (attempt.relaxed) out.notes.push(`Karpenter places the pod only after relaxing: ${attempt.relaxed}`);
+      break;
+    }
+  }
+  for (const m of models) if (m.model && m.placement.nodePool === chosen) m.placement.chosen = true;
+  out.pools = models.map((m) => m.placement);
+  if (chosen) out.chosen = chosen;
+  else if (lastErrors.length > 0) {
+    // events.go PodFailedToScheduleEvent: "Failed to schedule pod, " + multierr of the per-pool errors ("; ")
+    out.event = `Failed to schedule pod, ${lastErrors.map((e) => e.error).join('; ')}`;
+    out.legacyEvent = `Failed to schedule pod, ${lastErrors.map((e) => e.placement.legacyError ?? e.error).join('; ')}`;
+  }
+  return finish(out, ctx);
+}
+
+/**
+ * amifamily/resolver.go Resolve: AMIs are matched to instance types at launch, not while scheduling, so a pool can
+ * "fit" and its NodeClaim still fail to launch. amifamily/ami.go MapToInstanceTypes uses Compatible without undefined keys.
+ */
+export function amiLaunchError(nodeClass: EC2NodeClass | undefined, its: KarpenterInstanceType[]): string | undefined {
+  if (!nodeClass) return undefined;
+  const amis = nodeClass.status?.amis ?? [];
+  if (amis.length === 0) return 'no amis exist given constraints';
+  const ok = its.some((it) => amis.some((ami) => compatible(it.requirements, requirementsFrom(ami.requirements ?? []), UNMODELLED_INSTANCE_LABELS) === undefined));
+  if (ok) return undefined;
+  return `no instance types satisfy requirements of amis [${[...new Set(amis.map((a) => a.id))].join(' ')}]`;
+}
+
+interface RelaxationAttempt {
+  requirements: KRequirements;
+  toleratePreferNoSchedule: boolean;
+  /** What has been relaxed to reach this attempt ('' for the first). */
+  relaxed: string;
+}
+
+type PreferredTerm = { weight?: number; preference?: { matchExpressions?: NodeSelectorRequirement[] } };
+
+/** The pod's requirement sets in the order preferences.go Relax produces them. */
+export function relaxationAttempts(pod: Pod, ignorePreferences: boolean, toleratePNS: boolean): RelaxationAttempt[] {
+  const preferred = ignorePreferences
+    ? []
+    : [...((pod.spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) as PreferredTerm[])].sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0));
+  const terms = requiredTermCount(pod);
+  const out: RelaxationAttempt[] = [];
+  const build = (term: number, prefFrom: number): KRequirements => {
+    const reqs = podRequirements(pod, term);
+    const pref = preferred[prefFrom];
+    // requirements.go newPodRequirements: the heaviest remaining preferred term joins the required ones
+    if (pref) for (const r of requirementsFrom(pref.preference?.matchExpressions ?? []).values()) addRequirement(reqs, r);
+    return reqs;
+  };
+  for (let t = 0; t < terms; t++) out.push({ requirements: build(t, 0), toleratePreferNoSchedule: false, relaxed: t > 0 ? `required node-affinity term ${t + 1} of ${terms}` : '' });
+  for (let p = 1; p <= preferred.length; p++) {
+    out.push({ requirements: build(terms - 1, p), toleratePreferNoSchedule: false, relaxed: `${p} preferred node-affinity term(s) dropped` });
+  }
+  if (toleratePNS) {
+    out.push({ requirements: build(terms - 1, preferred.length), toleratePreferNoSchedule: true, relaxed: 'PreferNoSchedule taints tolerated' });
+  }
+  return out;
+}
+
+function evaluatePool(
+  model: PoolModel,
+  placement: PoolPlacement,
+  pod: Pod,
+  podReq: KRequirements,
+  podReqs: Resources,
+  volumeAlts: KRequirements[],
+  ds: Array<{ name: string; pod: Pod }>,
+  toleratePNS: boolean,
+): { fits: boolean; error?: string; overhead: Resources } {
+  const name = model.name;
+  placement.funnel = placement.funnel.slice(0, 1);
+  delete placement.error;
+  delete placement.legacyError;
+  delete placement.stage;
+  placement.verdict = 'rejected';
+
+  // daemon overhead per instance type (scheduler.go buildDaemonOverheadGroups): pod-independent, computed once per pool
+  if (!model.daemons) {
+    const byType = new Map<KarpenterInstanceType, Resources>();
+    const names = new Set<string>();
+    let max: Resources = {};
+    for (const it of model.instanceTypes) {
+      const list = ds.filter((d) => daemonCompatible(model.templateReqs, model.taints, it, d.pod));
+      for (const d of list) names.add(d.name);
+      const o = list.length > 0 ? karpenterRequests(list.map((d) => d.pod)) : {};
+      byType.set(it, o);
+      if ((o.cpu ?? 0) + (o.memory ?? 0) >= (max.cpu ?? 0) + (max.memory ?? 0)) max = o;
+    }
+    model.daemons = { byType, names: [...names].sort(), max };
+  }
+  const daemons = model.daemons;
+  const overheadOf = (it: KarpenterInstanceType): Resources => daemons.byType.get(it) ?? {};
+  const maxOverhead = daemons.max;
+  placement.daemonSets = daemons.names;
+  placement.daemonSetOverhead = toResourceMap(maxOverhead);
+  const legacy = (err: string): string => `incompatible with nodepool "${name}", daemonset overhead=${resourcesString(maxOverhead)}, ${err}`;
+  const reject = (stage: PlacementStage, error: string, detail: string, legacyErr: string | undefined = legacy(error)): { fits: boolean; error: string; overhead: Resources } => {
+    placement.stage = stage;
+    placement.error = error;
+    if (legacyErr !== undefined) placement.legacyError = legacyErr;
+    placement.detail = detail;
+    return { fits: false, error, overhead: maxOverhead };
+  };
+
+  // scheduler.go:706-724 limits
+  let its = model.instanceTypes;
+  if (model.remaining) {
+    placement.remainingLimits = toResourceMap(model.remaining);
+    if ('nodes' in model.remaining && model.remaining.nodes === 0) {
+      const e = `node limits have been exhausted for nodepool (NodePool=${name})`;
+      // the separate node-limit check is v1.5+ (scheduler.go:711); older versions had no text for it
+      return reject('node-limit', e, `limits.nodes ${String(model.np.spec.limits?.nodes)} reached by the pool's nodes and in-flight NodeClaims`, undefined);
+    }
+    const rem = model.remaining;
+    its = its.filter((it) => Object.entries(rem).every(([k, v]) => (k === 'nodes' ? 0 : (it.capacity[k] ?? 0)) <= v));
+    placement.funnel.push({ step: 'limits', remaining: its.length, examples: examples(its) });
+    if (its.length === 0) {
+      const e = `all available instance types exceed limits for nodepool (NodePool=${name})`;
+      const left = Object.entries(rem).map(([k, v]) => `${k} ${formatResource(k, v)}`).join(', ');
+      // v1.4 scheduler.go: `all available instance types exceed limits for nodepool %q`
+      return reject('resource-limits', e, `remaining limits (${left}) are below the capacity of every instance type${'nodes' in rem && rem.nodes < 0 ? ' (the pool is already over limits.nodes)' : ''}`, `all available instance types exceed limits for nodepool "${name}"`);
+    }
+  }
+  // nodeclaim.go CanAdd: taints, then requirements
+  const untolerated = untoleratedTaints(model.taints, pod.spec.tolerations, toleratePNS);
+  if (untolerated.length > 0) {
+    return reject('taints', taintError(untolerated), `the pod does not tolerate ${untolerated.map(prettyTaint).join(', ')}`);
+  }
+  const reqErr = compatible(model.templateReqs, podReq);
+  if (reqErr) {
+    const e = `incompatible requirements, ${reqErr}`;
+    const undefinedLabel = /^label "([^"]+)" does not have known values/.exec(reqErr);
+    const detail = undefinedLabel
+      ? `the pod selects custom label ${undefinedLabel[1]}, which the NodePool neither lists in spec.template.spec.requirements nor sets in spec.template.metadata.labels`
+      : `the pod's node selector/affinity and the NodePool's requirements do not overlap`;
+    return reject('requirements', e, detail);
+  }
+  const base = copyRequirements(model.templateReqs);
+  for (const r of podReq.values()) addRequirement(base, r);
+  // volume topology alternatives (nodeclaim.go CanAdd / tryVolumeAlternative); the last alternative's error is reported
+  const alts = volumeAlts.length > 0 ? volumeAlts : [undefined];
+  let last: { fits: boolean; error?: string; overhead: Resources } = { fits: false, overhead: maxOverhead };
+  for (const alt of alts) {
+    const reqs = copyRequirements(base);
+    if (alt) {
+      const vErr = compatible(reqs, alt);
+      if (vErr) {
+        const zones = describeAllowed(alt.get('topology.kubernetes.io/zone'));
+        last = reject('volume-topology', `incompatible volume requirements, ${vErr}`, `the pod's volume is bound to ${zones}, outside what the NodePool allows (NodeClass zones: ${placement.zones.join(', ') || 'none'})`);
+        continue;
+      }
+      for (const r of alt.values()) addRequirement(reqs, r);
+    }
+    placement.funnel = placement.funnel.filter((f) => f.step === 'nodepool' || f.step === 'limits');
+    const f = filterInstanceTypes(its, reqs, podReqs, overheadOf, model.relaxMinValues);
+    placement.funnel.push(
+      { step: 'requirements', remaining: f.counts.requirements.length, examples: examples(f.counts.requirements) },
+      { step: 'resources', remaining: f.counts.resources.length, examples: examples(f.counts.resources) },
+      { step: 'offerings', remaining: f.counts.offerings.length, examples: examples(f.counts.offerings) },
+    );
+    if (f.minValuesError) {
+      placement.funnel.push({ step: 'minValues', remaining: 0, examples: [] });
+      last = reject('min-values', f.minValuesError, `after filtering, the instance types left do not reach the NodePool's minValues`);
+      continue;
+    }
+    if (f.error) {
+      const offering = f.counts.resources.length > 0 && f.counts.offerings.length === 0;
+      const detail = f.counts.requirements.length === 0
+        ? `no instance type matches the combined requirements (zones ${describeAllowed(reqs.get('topology.kubernetes.io/zone'))}, capacity types ${describeAllowed(reqs.get('karpenter.sh/capacity-type'))})`
+        : f.counts.resources.length === 0
+          ? `no instance type matching the requirements has room for the pod (${resourcesString(podReqs)}) plus the DaemonSet overhead (${resourcesString(maxOverhead)})`
+          : offering
+            ? `instance types fit, but none is offered in an allowed zone × capacity type (NodeClass zones ${placement.zones.join(', ')}; capacity types ${placement.capacityTypes.join(', ') || 'none'})`
+            : 'no single instance type meets requirements, resources and offering together';
+      last = reject('instance-types', f.error, detail);
+      continue;
+    }
+    placement.verdict = 'fits';
+    placement.detail = `${f.remaining.length} instance type(s) fit, e.g. ${examples(f.remaining, 3).join(', ')}`;
+    const launch = amiLaunchError(model.nodeClass, f.remaining);
+    if (launch) placement.launchError = launch;
+    else delete placement.launchError;
+    return { fits: true, overhead: maxOverhead };
+  }
+  return last;
+}
+
+// ------------------------------------------------------------------------------------------------ NodeClaims
+
+/**
+ * NodeClaims of the given pools that launched but never registered, or registered but never initialized — the
+ * "node created but never joined" case. Karpenter deletes a NodeClaim not Registered 15m after the condition last
+ * changed (liveness.go registrationTimeout) and one not Launched after 5m; initialization has no bound.
+ */
+export function stuckNodeClaims(nodeClaims: NodeClaim[], pools: ReadonlySet<string> | undefined, now: Date): StuckNodeClaim[] {
+  const out: StuckNodeClaim[] = [];
+  for (const nc of nodeClaims) {
+    const pool = nc.metadata.labels?.[NODEPOOL_LABEL] ?? '';
+    if (pools && !pools.has(pool)) continue;
+    if (nc.metadata.deletionTimestamp) continue;
+    const conds = nc.status?.conditions;
+    const launched = cond(conds, 'Launched');
+    const registered = cond(conds, 'Registered');
+    const initialized = cond(conds, 'Initialized');
+    const since = (c: KarpenterCondition | undefined): number => {
+      const t = Date.parse(c?.lastTransitionTime ?? nc.metadata.creationTimestamp ?? '');
+      return Number.isFinite(t) ? now.getTime() - t : 0;
+    };
+    const base = {
+      name: nc.metadata.name ?? '',
+      nodePool: pool,
+      ...(nc.status?.providerID ? { providerID: nc.status.providerID } : {}),
+      ...(nc.status?.nodeName ? { nodeName: nc.status.nodeName } : {}),
+    };
+    if (launched?.status !== 'True') {
+      const age = since(launched);
+      out.push({
+        ...base,
+        stage: 'launch',
+        ageMs: age,
+        boundMs: LAUNCH_TTL_MS,
+        overdue: age > LAUNCH_TTL_MS,
+        message: `not launched${launched?.message ? `: ${launched.message}` : launched?.reason ? ` (${launched.reason})` : ''}`,
+      });
+      continue;
+    }
+    if (registered?.status !== 'True') {
+      const age = since(registered);
+      out.push({
+        ...base,
+        stage: 'registration',
+        ageMs: age,
+        boundMs: REGISTRATION_TTL_MS,
+        overdue: age > REGISTRATION_TTL_MS,
+        message: `instance ${nc.status?.providerID ?? '(no providerID)'} launched but no Node registered${age > REGISTRATION_TTL_MS ? '; past the 15m registration timeout Karpenter deletes the NodeClaim (registration_timeout) and marks the NodePool NodeRegistrationHealthy=False' : ''}`,
+      });
+      continue;
+    }
+    if (initialized?.status !== 'True') {
+      const age = since(initialized);
+      out.push({
+        ...base,
+        stage: 'initialization',
+        ageMs: age,
+        overdue: false,
+        message: `Node ${nc.status?.nodeName ?? ''} registered but not initialized${initialized?.message ? `: ${initialized.message}` : ''} (not Ready, startup taints still present, or extended resources not yet reported)`,
+      });
+    }
+  }
+  return out.sort((a, b) => b.ageMs - a.ageMs || a.name.localeCompare(b.name));
+}
+
+function finish(out: KarpenterPendingExplanation, ctx: KarpenterPlacementContext): KarpenterPendingExplanation {
+  // NodeClaims of pools the pod could use (the chosen one, or any evaluated pool when none fits)
+  const pools = new Set(
+    out.pools.filter((p) => p.chosen || (!out.chosen && p.verdict !== 'not-evaluated')).map((p) => p.nodePool),
+  );
+  if (out.eligibility.provisionable) out.stuckNodeClaims = stuckNodeClaims(ctx.nodeClaims, pools, ctx.now);
+  return out;
+}

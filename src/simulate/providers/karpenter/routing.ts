@@ -1,0 +1,199 @@
+/**
+ * Mixed clusters: which autoscaler serves each Pending pod when Cluster Autoscaler and Karpenter run side by side.
+ * Karpenter side: pod eligibility (karpenter pkg/utils/pod/scheduling.go:102-108 IsProvisionable) and the silent
+ * opt-out `karpenter.sh/nodepool DoesNotExist` (pkg/controllers/provisioning/provisioner.go:578-589, no event,
+ * provisioner.go:209). CA side: CA considers every unschedulable pod its pod filter keeps; its node groups are ASGs,
+ * and Karpenter launches plain EC2 instances, so Karpenter nodes belong to no group CA manages.
+ * Verdicts per group/pool are inputs (names + fits) so real funnels can be wired in later.
+ */
+import type { Node, NodeSelectorRequirement, Pod } from '../../../model/k8s.js';
+import { NODEPOOL_LABEL } from '../../../model/karpenter.js';
+import type { PodStage } from '../../ca-pod-filter.js';
+
+export interface AutoscalerGroupVerdict {
+  /** CA node group (ASG) name or NodePool name. */
+  name: string;
+  fits: boolean;
+  /** Why it does not fit, in the autoscaler's words when known. */
+  reason?: string;
+}
+
+export interface PodRoutingInput {
+  pod: Pod;
+  /** CA's verdict per node group; [] when CA runs without groups (or is absent: set caPresent false). */
+  caGroups: AutoscalerGroupVerdict[];
+  /** Karpenter's verdict per NodePool, in the order Karpenter tries them (weight). */
+  nodePools: AutoscalerGroupVerdict[];
+  /** CA's own pod filter (classifyPodForCa): absent = CA considers the pod. */
+  caConsiders?: { considered: boolean; reason?: string };
+  /** Whether each autoscaler runs in the cluster (default true for both). */
+  caPresent?: boolean;
+  karpenterPresent?: boolean;
+}
+
+export type PodRoute = 'ca' | 'karpenter' | 'both' | 'neither' | 'not-pending';
+
+export interface PodRouting {
+  /** namespace/name */
+  pod: string;
+  route: PodRoute;
+  /** Karpenter considers the pod at all (IsProvisionable and not opted out). */
+  karpenterConsiders: boolean;
+  /** Why Karpenter leaves the pod alone, when it does. */
+  karpenterIgnores?: { id: KarpenterIgnoreReason; text: string; emitsEvent: boolean };
+  caConsiders: boolean;
+  caIgnores?: string;
+  /** Names of the CA groups / NodePools that could take the pod (only those of an autoscaler that considers it). */
+  caGroupsFitting: string[];
+  nodePoolsFitting: string[];
+  /** One sentence for the report. */
+  message: string;
+}
+
+export type KarpenterIgnoreReason =
+  | 'not-unschedulable'
+  | 'bound'
+  | 'preempting'
+  | 'daemonset'
+  | 'mirror-pod'
+  | 'nodepool-does-not-exist'
+  | 'karpenter-absent';
+
+function key(pod: Pod): string {
+  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+}
+
+// karpenter pkg/utils/pod/scheduling.go:181-190 IsOwnedBy compares apiVersion and kind exactly
+function ownedBy(pod: Pod, apiVersion: string, kind: string): boolean {
+  return (pod.metadata.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
+}
+
+/** The requirement expressions Karpenter builds a pod's requirements from (pkg/scheduling/requirements.go:90-109). */
+function karpenterPodRequirementSources(pod: Pod): NodeSelectorRequirement[] {
+  const out: NodeSelectorRequirement[] = [];
+  const na = pod.spec.affinity?.nodeAffinity;
+  // the heaviest preferred term counts as a requirement too (requirements.go:98-101): a preference opts out as well
+  const preferred = (na?.preferredDuringSchedulingIgnoredDuringExecution ?? []) as Array<{
+    weight?: number;
+    preference?: { matchExpressions?: NodeSelectorRequirement[] };
+  }>;
+  if (preferred.length > 0) {
+    const heaviest = preferred.reduce((a, b) => ((b.weight ?? 0) > (a.weight ?? 0) ? b : a));
+    out.push(...(heaviest.preference?.matchExpressions ?? []));
+  }
+  // only the first required term: Karpenter relaxes OR terms one by one later (requirements.go:104-108)
+  out.push(...(na?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchExpressions ?? []));
+  return out;
+}
+
+/** Why Karpenter's provisioner leaves a pod alone, or undefined when it tries to provision for it. */
+export function karpenterIgnoresPod(pod: Pod): PodRouting['karpenterIgnores'] {
+  // FailedToSchedule: PodScheduled with reason Unschedulable (scheduling.go:125-132)
+  const unschedulable = (pod.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable');
+  if (!unschedulable) {
+    return {
+      id: 'not-unschedulable',
+      text: 'the scheduler has not marked it PodScheduled=False/Unschedulable',
+      emitsEvent: false,
+    };
+  }
+  if (pod.spec.nodeName) return { id: 'bound', text: `it is bound to node ${pod.spec.nodeName}`, emitsEvent: false };
+  if (pod.status?.nominatedNodeName) {
+    return {
+      id: 'preempting',
+      text: `it is preempting pods on node ${pod.status.nominatedNodeName} (status.nominatedNodeName)`,
+      emitsEvent: false,
+    };
+  }
+  if (ownedBy(pod, 'apps/v1', 'DaemonSet')) return { id: 'daemonset', text: 'it is owned by a DaemonSet', emitsEvent: false };
+  if (ownedBy(pod, 'v1', 'Node')) return { id: 'mirror-pod', text: 'it is a mirror (static) pod owned by a Node', emitsEvent: false };
+  const optOut = karpenterPodRequirementSources(pod).find((r) => r.key === NODEPOOL_LABEL && r.operator === 'DoesNotExist');
+  if (optOut) {
+    return {
+      id: 'nodepool-does-not-exist',
+      // provisioner.go:578 KarpenterManagedLabelDoesNotExistError, logged at V(1) only
+      text: 'ignoring pod, configured to not run on a Karpenter provisioned node (requirement=karpenter.sh/nodepool DoesNotExist)',
+      emitsEvent: false,
+    };
+  }
+  return undefined;
+}
+
+/** PodRoutingInput.caConsiders from CA's own pod filter (classifyPodForCa): DaemonSet, expendable, young pods… */
+export function caConsidersFromStage(stage: PodStage): NonNullable<PodRoutingInput['caConsiders']> {
+  if (stage.kind === 'candidate') return { considered: true };
+  if (stage.kind === 'ignored') return { considered: false, reason: stage.reason };
+  if (stage.kind === 'scheduled') return { considered: false, reason: `it is bound to node ${stage.node}` };
+  return { considered: false, reason: `it has finished (${stage.phase})` };
+}
+
+/** Routes one Pending pod. */
+export function routePendingPod(input: PodRoutingInput): PodRouting {
+  const { pod } = input;
+  const caPresent = input.caPresent ?? true;
+  const karpenterPresent = input.karpenterPresent ?? true;
+  const pending = !pod.spec.nodeName && (pod.status?.phase ?? 'Pending') === 'Pending';
+
+  const kIgnore: PodRouting['karpenterIgnores'] = karpenterPresent
+    ? karpenterIgnoresPod(pod)
+    : { id: 'karpenter-absent', text: 'Karpenter does not run in this cluster', emitsEvent: false };
+  const karpenterConsiders = kIgnore === undefined;
+  const caConsiders = caPresent && (input.caConsiders?.considered ?? true);
+  const caIgnores = !caPresent ? 'Cluster Autoscaler does not run in this cluster' : input.caConsiders?.considered === false ? input.caConsiders.reason : undefined;
+
+  const caGroupsFitting = caConsiders ? input.caGroups.filter((g) => g.fits).map((g) => g.name) : [];
+  const nodePoolsFitting = karpenterConsiders ? input.nodePools.filter((g) => g.fits).map((g) => g.name) : [];
+  const base = { pod: key(pod), karpenterConsiders, karpenterIgnores: kIgnore, caConsiders, caIgnores, caGroupsFitting, nodePoolsFitting };
+
+  if (!pending) {
+    return { ...base, route: 'not-pending', message: `Pod ${key(pod)} is not Pending; neither autoscaler provisions for it.` };
+  }
+  const ca = caGroupsFitting.length > 0;
+  const karp = nodePoolsFitting.length > 0;
+  if (ca && karp) {
+    return {
+      ...base,
+      route: 'both',
+      message:
+        `CA and Karpenter may both provision for pod ${key(pod)}: CA node group(s) ${caGroupsFitting.join(', ')} and ` +
+        `NodePool(s) ${nodePoolsFitting.join(', ')} can each take it, so both may add a node and one of them is wasted.`,
+    };
+  }
+  if (ca) {
+    const why = kIgnore ? ` (Karpenter ignores it: ${kIgnore.text})` : karpenterPresent ? ' (no NodePool fits it)' : '';
+    return { ...base, route: 'ca', message: `Cluster Autoscaler serves pod ${key(pod)} via ${caGroupsFitting.join(', ')}${why}.` };
+  }
+  if (karp) {
+    const why = !caConsiders ? (caIgnores ? ` (CA ignores it: ${caIgnores})` : '') : caPresent ? ' (no CA node group fits it)' : '';
+    return { ...base, route: 'karpenter', message: `Karpenter serves pod ${key(pod)} via NodePool ${nodePoolsFitting[0]}${why}.` };
+  }
+  const reasons: string[] = [];
+  if (kIgnore) reasons.push(`Karpenter ignores it: ${kIgnore.text}`);
+  else if (input.nodePools.length === 0) reasons.push('Karpenter has no NodePool');
+  else reasons.push(`no NodePool fits (${input.nodePools.map((p) => `${p.name}${p.reason ? `: ${p.reason}` : ''}`).join('; ')})`);
+  if (!caConsiders) reasons.push(`CA ignores it${caIgnores ? `: ${caIgnores}` : ''}`);
+  else if (input.caGroups.length === 0) reasons.push('CA has no node group');
+  else reasons.push(`no CA node group fits (${input.caGroups.map((g) => `${g.name}${g.reason ? `: ${g.reason}` : ''}`).join('; ')})`);
+  return { ...base, route: 'neither', message: `No autoscaler serves pod ${key(pod)}: ${reasons.join('; ')}.` };
+}
+
+/** Routes every input pod, in input order. */
+export function routePendingPods(inputs: readonly PodRoutingInput[]): PodRouting[] {
+  return inputs.map(routePendingPod);
+}
+
+/** Nodes labelled karpenter.sh/nodepool that a CA node group claims: a misconfiguration (both would scale them down). */
+export function karpenterNodesInCaGroups(groups: ReadonlyArray<{ name: string; nodes: readonly Node[] }>): Array<{
+  group: string;
+  node: string;
+  nodePool: string;
+}> {
+  const out: Array<{ group: string; node: string; nodePool: string }> = [];
+  for (const g of groups) {
+    for (const n of g.nodes) {
+      const pool = n.metadata.labels?.[NODEPOOL_LABEL];
+      if (pool !== undefined) out.push({ group: g.name, node: n.metadata.name ?? '', nodePool: pool });
+    }
+  }
+  return out;
+}

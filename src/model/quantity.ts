@@ -255,3 +255,25 @@ export function oneUnitPerComparison(text: string): string {
     return `${bytesIn(Number(a) * BYTE_SUFFIX[ua], unit, true)} > ${bytesIn(Number(b) * BYTE_SUFFIX[ub], unit, false)} free`;
   });
 }
+
+/**
+ * One unit per resource line, for a reader: "requests memory 200Gi, node allocatable 15146480Ki, already requested
+ * 184Mi, free 14958064Ki" becomes "requests memory 200Gi, node allocatable 14.4Gi, already requested 0.2Gi, free
+ * 14.2Gi" (the request's unit when it is the larger; free never reads larger than it is).
+ * JSON keeps the exact values.
+ */
+export function oneUnitPerResourceLine(text: string): string {
+  return text.replace(
+    /\brequests (memory|ephemeral-storage|hugepages-\S+) (\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei), node allocatable (\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|), already requested (\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|), free (-?)(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|)/g,
+    (m, res: string, a: string, ua: string, b: string, ub: string, c: string, uc: string, neg: string, d: string, ud: string) => {
+      const bytes = (v: string, u: string) => Number(v) * (u ? BYTE_SUFFIX[u] : 1);
+      const units = [ub, uc, ud].filter((u) => u !== '');
+      if (units.every((u) => u === ua)) return m;
+      // only rewrite when the request's unit is the largest on the line (a small request reads best as it is)
+      if (units.some((u) => BYTE_SUFFIX[u] > BYTE_SUFFIX[ua])) return m;
+      const f = (v: string, u: string, up: boolean) => (u === ua ? `${v}${u}` : bytesIn(bytes(v, u), ua, up));
+      // allocatable and free rounded down, what is already requested up: the line still adds up for a reader
+      return `requests ${res} ${a}${ua}, node allocatable ${f(b, ub, false)}, already requested ${f(c, uc, true)}, free ${neg}${f(d, ud, neg === '-')}`;
+    },
+  );
+}

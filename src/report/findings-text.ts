@@ -1,4 +1,5 @@
 // Findings as the terminal reports of why-pending, scale-down-blockers and asg-audit print them.
+import { oneUnitPerResourceLine } from '../model/quantity.js';
 import { type Finding, NOT_APPLICABLE, type Skipped } from '../model/findings.js';
 import { safeLines, safeText } from './sanitize.js';
 import { hyperlink, type Style, severityMark } from './style.js';
@@ -20,7 +21,7 @@ export interface FindingBlockOptions {
 
 /** One evidence line's text: `source: observed (expected ...)`, every part foreign-safe. */
 export function evidenceText(e: Finding['evidence'][number]): string {
-  return `${safeText(e.source)}: ${safeText(e.observed)}${e.expected ? ` (expected ${safeText(e.expected)})` : ''}`;
+  return `${safeText(e.source)}: ${oneUnitPerResourceLine(safeText(e.observed))}${e.expected ? ` (expected ${safeText(e.expected)})` : ''}`;
 }
 
 /** Mark, check id and message; up to six evidence lines; the fix; the docs link. Foreign text is made safe here. */

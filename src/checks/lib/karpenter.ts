@@ -16,16 +16,13 @@ import {
 import { caConsidersFromStage, routePendingPod, type PodRouting } from '../../simulate/providers/karpenter/routing.js';
 import { nodePoolViews, type KarpenterNodePoolView } from '../../simulate/providers/karpenter/view.js';
 import type { PodAnalysis } from '../../simulate/why-pending.js';
+import { KARPENTER_CRD_HOW_TO_PROVIDE } from '../../model/karpenter-crds.js';
 
 /** The component Karpenter's events carry (source.component / reportingComponent). */
 export const KARPENTER_COMPONENT = 'karpenter';
 
-/** What each Karpenter input is and how to supply it offline, for skipped checks. */
-const KARPENTER_HOW: Record<'nodePools' | 'ec2NodeClasses' | 'nodeClaims', string> = {
-  nodePools: 'kubectl get nodepools.karpenter.sh -o json > nodepools.json',
-  ec2NodeClasses: 'kubectl get ec2nodeclasses.karpenter.k8s.aws -o json > ec2nodeclasses.json',
-  nodeClaims: 'kubectl get nodeclaims.karpenter.sh -o json > nodeclaims.json',
-};
+/** What each Karpenter input is and how to supply it offline, for skipped checks (one table: model/karpenter-crds.ts). */
+const KARPENTER_HOW = KARPENTER_CRD_HOW_TO_PROVIDE;
 
 export function karpenterInputs(a: Analysis): KarpenterInputsView {
   return karpenterOf(a);

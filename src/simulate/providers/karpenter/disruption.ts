@@ -7,6 +7,7 @@
  * Pure: every input is a snapshot object; `now` is the instant evaluated.
  */
 import { parseGoDuration } from '../../../model/duration.js';
+import { shellCommand } from '../../../model/shell.js';
 import type { KubeEvent, Node, Pod, PodDisruptionBudget, Toleration } from '../../../model/k8s.js';
 import {
   CAPACITY_TYPE_LABEL,
@@ -522,7 +523,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
       event: candidateEvent(text),
       explanation: `The ${sn.registered ? 'Node' : 'NodeClaim'} has ${DO_NOT_DISRUPT_ANNOTATION}: "true"; no voluntary method touches it (expiration still does).`,
       values: { annotation: DO_NOT_DISRUPT_ANNOTATION, value: 'true', on: sn.registered ? 'Node' : 'NodeClaim' },
-      fix: `kubectl annotate node ${nodeName} ${DO_NOT_DISRUPT_ANNOTATION}-`,
+      fix: shellCommand(['kubectl', 'annotate', 'node', nodeName ?? '<node>', `${DO_NOT_DISRUPT_ANNOTATION}-`]),
       source: 'pkg/controllers/state/statenode.go:229-231',
     });
   } else if (sn.annotations[DO_NOT_DISRUPT_ANNOTATION] !== undefined) {
@@ -539,7 +540,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
       event: candidateEvent(text),
       explanation: `The node has a NodeClaim but no ${NODEPOOL_LABEL} label, so Karpenter cannot find its NodePool.`,
       values: { label: NODEPOOL_LABEL },
-      fix: `Restore the label from the NodeClaim: kubectl label node ${nodeName} ${NODEPOOL_LABEL}=${claim.metadata.labels?.[NODEPOOL_LABEL] ?? '<nodepool>'}`,
+      fix: `Restore the label from the NodeClaim: ${shellCommand(['kubectl', 'label', 'node', nodeName ?? '<node>', `${NODEPOOL_LABEL}=${claim.metadata.labels?.[NODEPOOL_LABEL] ?? '<nodepool>'}`])}`,
       source: 'pkg/controllers/state/statenode.go:233-235',
     });
     return result({ methods: [expirationVerdict(claim, np, now, blockers)] });
@@ -553,7 +554,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
       event: { reason: 'DisruptionBlocked', on: 'Node and NodeClaim', message: text },
       explanation: `NodePool ${poolName} is not in the input (deleted, or it resolves no instance types, which Karpenter reports the same way).`,
       values: { nodePool: poolName },
-      fix: `kubectl get nodepool ${poolName}; a NodePool whose NodeClass is not Ready resolves no instance types.`,
+      fix: `${shellCommand(['kubectl', 'get', 'nodepool', poolName])}; a NodePool whose NodeClass is not Ready resolves no instance types.`,
       source: 'pkg/controllers/disruption/types.go:183-186',
     });
     return result({ methods: [expirationVerdict(claim, undefined, now, blockers)] });
@@ -588,7 +589,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
         values: { pod: podKey(p), value: dnd.value, until: dnd.until ?? null },
         fix:
           dnd.value === 'true'
-            ? `Remove the annotation when the work is done (kubectl annotate pod -n ${p.metadata.namespace ?? 'default'} ${p.metadata.name} ${DO_NOT_DISRUPT_ANNOTATION}-), or use a duration such as "1h".`
+            ? `Remove the annotation when the work is done (${shellCommand(['kubectl', 'annotate', 'pod', '-n', p.metadata.namespace ?? 'default', p.metadata.name ?? '', `${DO_NOT_DISRUPT_ANNOTATION}-`])}), or use a duration such as "1h".`
             : `Wait until ${dnd.until ?? 'the pod reports a startTime'}, or shorten the duration.`,
         source: 'pkg/controllers/state/statenode.go:249-254; pkg/utils/pod/scheduling.go:210-252',
       });
@@ -699,7 +700,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
       event: unconsolidatable(text),
       explanation: 'Without its capacity type Karpenter cannot price the node.',
       values: { label: CAPACITY_TYPE_LABEL },
-      fix: `Restore the label from the NodeClaim (kubectl label node ${nodeName} ${CAPACITY_TYPE_LABEL}=<on-demand|spot>).`,
+      fix: `Restore the label from the NodeClaim (${shellCommand(['kubectl', 'label', 'node', nodeName ?? '<node>'])} ${CAPACITY_TYPE_LABEL}=<on-demand|spot>).`,
       source: 'pkg/controllers/disruption/consolidation.go:114-117',
     });
   }
@@ -712,7 +713,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
       event: unconsolidatable(text),
       explanation: 'Without its zone Karpenter cannot price the node.',
       values: { label: ZONE_LABEL },
-      fix: `Restore the label (kubectl label node ${nodeName} ${ZONE_LABEL}=<zone>).`,
+      fix: `Restore the label (${shellCommand(['kubectl', 'label', 'node', nodeName ?? '<node>'])} ${ZONE_LABEL}=<zone>).`,
       source: 'pkg/controllers/disruption/consolidation.go:118-121',
     });
   }
@@ -727,7 +728,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
         ? `spec.disruption.consolidateAfter "${disruption.consolidateAfter}" does not parse (${consolidateAfter.error}).`
         : `spec.disruption.consolidateAfter is "Never": neither empty nor underutilized nodes are removed (drift and expiry still apply).`,
       values: { consolidateAfter: disruption.consolidateAfter ?? null },
-      fix: `Set spec.disruption.consolidateAfter to a duration, e.g. kubectl patch nodepool ${poolName} --type merge -p '{"spec":{"disruption":{"consolidateAfter":"5m"}}}'`,
+      fix: `Set spec.disruption.consolidateAfter to a duration, e.g. ${shellCommand(['kubectl', 'patch', 'nodepool', poolName, '--type', 'merge', '-p', '{"spec":{"disruption":{"consolidateAfter":"5m"}}}'])}`,
       source: 'pkg/controllers/disruption/consolidation.go:122-125; emptiness.go:47-50',
     });
   }
@@ -813,7 +814,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
         fix: rb.failedClosed
           ? 'Fix the schedule (5 fields or @daily/@weekly/…, UTC, no CRON_TZ) or the nodes value of the listed budget.'
           : rb.allowed === 0
-            ? `Wait for the window to close or raise nodes on the listed budget (kubectl edit nodepool ${poolName}).`
+            ? `Wait for the window to close or raise nodes on the listed budget (${shellCommand(['kubectl', 'edit', 'nodepool', poolName])}).`
             : 'Wait for the disrupting/NotReady nodes to finish; NotReady nodes that never recover hold the budget until removed.',
         source: 'pkg/controllers/disruption/helpers.go:262-313; pkg/apis/v1/nodepool.go:356-427',
       });

@@ -75,43 +75,23 @@ const nodes = NODES.map((n) => {
 // ---------------------------------------------------------------------------------------------------------------
 // The provider's state: nodegroup-status (written by the provider from its in-memory groups; read in preference
 // to the file at start-up) and the start-up file, which was edited afterwards (G10)
+// one CVM RunInstances parameter set per instance type (passed verbatim by the provider)
+const cvm = (InstanceType, ImageId) => ({
+  providerIdTemplate: `externalgrpc://tencentcloud/${ACCOUNT}/${REGION}/{{InstanceID}}`,
+  parameter: {
+    InstanceChargeType: 'POSTPAID_BY_HOUR',
+    Placement: { ProjectId: 0, Zone: ZONE },
+    InstanceType,
+    ImageId,
+    SystemDisk: { DiskType: 'CLOUD_PREMIUM', DiskSize: 200 },
+    VirtualPrivateCloud: { VpcId: 'vpc-8ek64x3d', SubnetId: 'subnet-2q4wz7lh' },
+    InstanceCount: 1,
+  },
+});
 const instanceParameters = {
-  'tencentcloud_beijing5_s5_2xlarge16': {
-    providerIdTemplate: `externalgrpc://tencentcloud/${ACCOUNT}/${REGION}/{{InstanceID}}`,
-    parameter: {
-      InstanceChargeType: 'POSTPAID_BY_HOUR',
-      Placement: { ProjectId: 0, Zone: ZONE },
-      InstanceType: 'S5.2XLARGE16',
-      ImageId: 'img-9qrfy1xt',
-      SystemDisk: { DiskType: 'CLOUD_PREMIUM', DiskSize: 200 },
-      VirtualPrivateCloud: { VpcId: 'vpc-8ek64x3d', SubnetId: 'subnet-2q4wz7lh' },
-      InstanceCount: 1,
-    },
-  },
-  'tencentcloud_beijing5_m5_4xlarge128': {
-    providerIdTemplate: `externalgrpc://tencentcloud/${ACCOUNT}/${REGION}/{{InstanceID}}`,
-    parameter: {
-      InstanceChargeType: 'POSTPAID_BY_HOUR',
-      Placement: { ProjectId: 0, Zone: ZONE },
-      InstanceType: 'M5.4XLARGE128',
-      ImageId: 'img-9qrfy1xt',
-      SystemDisk: { DiskType: 'CLOUD_PREMIUM', DiskSize: 200 },
-      VirtualPrivateCloud: { VpcId: 'vpc-8ek64x3d', SubnetId: 'subnet-2q4wz7lh' },
-      InstanceCount: 1,
-    },
-  },
-  'tencentcloud_beijing5_gn7_8xlarge128': {
-    providerIdTemplate: `externalgrpc://tencentcloud/${ACCOUNT}/${REGION}/{{InstanceID}}`,
-    parameter: {
-      InstanceChargeType: 'POSTPAID_BY_HOUR',
-      Placement: { ProjectId: 0, Zone: ZONE },
-      InstanceType: 'GN7.8XLARGE128',
-      ImageId: 'img-gpu22x8k',
-      SystemDisk: { DiskType: 'CLOUD_PREMIUM', DiskSize: 200 },
-      VirtualPrivateCloud: { VpcId: 'vpc-8ek64x3d', SubnetId: 'subnet-2q4wz7lh' },
-      InstanceCount: 1,
-    },
-  },
+  'tencentcloud_beijing5_s5_2xlarge16': cvm('S5.2XLARGE16', 'img-9qrfy1xt'),
+  'tencentcloud_beijing5_m5_4xlarge128': cvm('M5.4XLARGE128', 'img-9qrfy1xt'),
+  'tencentcloud_beijing5_gn7_8xlarge128': cvm('GN7.8XLARGE128', 'img-gpu22x8k'),
 };
 
 const goTime = (iso, label) => {

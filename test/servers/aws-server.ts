@@ -3,7 +3,6 @@
 // the wire names (launchTemplateVersionSet/item, AutoScalingGroups/member, epoch-second EKS dates) are AWS's.
 // Faults (throttling, denial, expired token, ...) use each protocol's real error shape. Every request is recorded.
 import http from 'node:http';
-import { constants as zlibConstants, createGzip } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import * as AS from '@aws-sdk/client-auto-scaling';
 import * as EC2 from '@aws-sdk/client-ec2';
@@ -20,6 +19,7 @@ import type {
   ScalingActivity,
 } from '../../src/model/aws.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
+import { pumpGzipBomb } from './gzip-bomb.js';
 
 export type AwsService = 'autoscaling' | 'ec2' | 'iam' | 'eks';
 
@@ -784,20 +784,7 @@ export async function startAwsServer(
           return;
         }
         res.writeHead(200, { 'x-amzn-RequestId': requestId, 'Content-Type': xml, 'Content-Encoding': 'gzip' });
-        const gz = createGzip({ level: zlibConstants.Z_BEST_COMPRESSION });
-        gz.pipe(res);
-        res.on('close', () => gz.destroy());
-        let left = h.bytes ?? 1024 ** 3;
-        const chunk = Buffer.alloc(1024 * 1024, ' ');
-        const pump = () => {
-          while (left > 0 && !gz.destroyed) {
-            const c = left >= chunk.length ? chunk : chunk.subarray(0, left);
-            left -= c.length;
-            if (!gz.write(c)) return void gz.once('drain', pump);
-          }
-          if (!gz.destroyed) gz.end();
-        };
-        pump();
+        pumpGzipBomb(res, h.bytes);
       };
 
       const fail = (e: ApiError) => {

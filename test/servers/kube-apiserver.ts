@@ -7,11 +7,12 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { constants as zlibConstants, createGzip, gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { KubeObject } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { chooseCaPod } from '../../src/gather/live-ca-record.js';
 import { findCaDeployment } from '../../src/simulate/ca-config.js';
+import { pumpGzipBomb } from './gzip-bomb.js';
 import { testTls } from './tls.js';
 
 export interface KubeFault {
@@ -760,20 +761,7 @@ export async function startKubeApiServer(
       }
       // gzip-bomb: a small compressed stream of whitespace that inflates to `bytes`
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
-      const gz = createGzip({ level: zlibConstants.Z_BEST_COMPRESSION });
-      gz.pipe(res);
-      res.on('close', () => gz.destroy());
-      let left = h.bytes ?? 1024 ** 3;
-      const chunk = Buffer.alloc(1024 * 1024, ' ');
-      const pump = () => {
-        while (left > 0 && !gz.destroyed) {
-          const c = left >= chunk.length ? chunk : chunk.subarray(0, left);
-          left -= c.length;
-          if (!gz.write(c)) return void gz.once('drain', pump);
-        }
-        if (!gz.destroyed) gz.end();
-      };
-      pump();
+      pumpGzipBomb(res, h.bytes);
     }
 
     function servePodSubresource(sub: PodSubresource) {

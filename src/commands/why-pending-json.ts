@@ -1,13 +1,16 @@
 // why-pending's JSON contract v2 (docs/json.md): the scheduler's view counted by reason, as kube-scheduler reports it,
 // equivalent pods sharing one evaluation, and CA's scale-up size, so the document grows with what differs.
 import { createHash } from 'node:crypto';
-import type {
-  NodeGroupSummary,
-  PodEntryV2,
-  PodGroupResultV2,
-  PodReport,
-  PodSameAsEntryV2,
-  SchedulerSummary,
+import {
+  SCHEDULER_CODES,
+  type NodeGroupSummary,
+  type PodEntryV2,
+  type PodGroupResultV2,
+  type PodNodeResult,
+  type PodReport,
+  type PodSameAsEntryV2,
+  type SchedulerCodes,
+  type SchedulerSummary,
 } from '../model/why-pending.js';
 import type { NodeGroup } from '../model/node-group.js';
 import type { Analysis } from '../simulate/analysis.js';
@@ -53,11 +56,73 @@ const schedulerDigests = new WeakMap<object, SchedulerDigest>();
 function digestScheduler(s: PodReport['scheduler']): SchedulerDigest {
   const hit = schedulerDigests.get(s);
   if (hit) return hit;
+  const compact = s[SCHEDULER_CODES];
+  const d = compact ? digestCodes(s.message, compact) : digestNodes(s.message, s.nodes);
+  schedulerDigests.set(s, d);
+  return d;
+}
+
+type ReasonCounts = Map<string, { count: number; sampleNodes: string[] }>;
+
+function summaryOf(message: string, nodesTotal: number, fits: number, fitNodes: string[], reasons: ReasonCounts): SchedulerDigest['summary'] {
+  return {
+    nodesTotal,
+    fits,
+    fitNodes,
+    reasons: sortedCounts(reasons).map(([reason, e], i) => ({
+      reason,
+      count: e.count,
+      sampleNodes: i < sampledReasons(reasons.size) ? e.sampleNodes : [],
+    })),
+    message,
+  };
+}
+
+/** As kube-scheduler's FitError histogram counts them (scheduler.ts explain): a node casdoctor could not evaluate says so. */
+function countedReasons(r: Omit<PodNodeResult, 'name'>): readonly string[] {
+  return r.reasons.length ? r.reasons : r.notEvaluated?.length ? [notEvaluatedReason(r.notEvaluated)] : [];
+}
+
+/** From the compact form: one pass over the node codes, no entry per node built. */
+function digestCodes(message: string, c: SchedulerCodes): SchedulerDigest {
+  const reasons: ReasonCounts = new Map();
+  // each distinct result's reason entries, resolved once
+  const entries = c.table.map((r) =>
+    r.fits
+      ? undefined
+      : countedReasons(r).map((reason) => {
+          let e = reasons.get(reason);
+          if (!e) reasons.set(reason, (e = { count: 0, sampleNodes: [] }));
+          return e;
+        }),
+  );
+  const fitNodes: string[] = [];
+  let fits = 0;
+  for (let i = 0; i < c.codes.length; i++) {
+    const es = entries[c.codes[i]];
+    if (!es) {
+      fits++;
+      if (fitNodes.length < FIT_NODES_SAMPLE) fitNodes.push(c.names[i]);
+      continue;
+    }
+    for (const e of es) {
+      e.count++;
+      if (e.sampleNodes.length < SAMPLE_NAMES) e.sampleNodes.push(c.names[i]);
+    }
+  }
+  // a table entry no node has (not built by computePod, but cheap to be sure of)
+  for (const [k, e] of reasons) if (e.count === 0) reasons.delete(k);
+  // equal per-node results build equal tables and codes (codes in order of first occurrence), over one view's nodes
+  const hash = createHash('sha256').update(JSON.stringify(c.table)).update('\n').update(c.names.join('\n')).update('\n');
+  hash.update(new Uint8Array(c.codes.buffer, c.codes.byteOffset, c.codes.byteLength));
+  return { summary: summaryOf(message, c.codes.length, fits, fitNodes, reasons), digest: hash.digest('hex') };
+}
+
+function digestNodes(message: string, nodes: readonly PodNodeResult[]): SchedulerDigest {
   const hash = createHash('sha256');
   const fitNodes: string[] = [];
   let fits = 0;
-  const reasons = new Map<string, { count: number; sampleNodes: string[] }>();
-  const nodes = s.nodes;
+  const reasons: ReasonCounts = new Map();
   for (const n of nodes) {
     hash.update(JSON.stringify(n));
     hash.update('\n');
@@ -66,31 +131,14 @@ function digestScheduler(s: PodReport['scheduler']): SchedulerDigest {
       if (fitNodes.length < FIT_NODES_SAMPLE) fitNodes.push(n.name);
       continue;
     }
-    // as the FitError histogram counts them (scheduler.ts explain): a node casdoctor could not evaluate says so
-    const rs = n.reasons.length ? n.reasons : n.notEvaluated?.length ? [notEvaluatedReason(n.notEvaluated)] : [];
-    for (const r of rs) {
+    for (const r of countedReasons(n)) {
       let e = reasons.get(r);
       if (!e) reasons.set(r, (e = { count: 0, sampleNodes: [] }));
       e.count++;
       if (e.sampleNodes.length < SAMPLE_NAMES) e.sampleNodes.push(n.name);
     }
   }
-  const d: SchedulerDigest = {
-    summary: {
-      nodesTotal: nodes.length,
-      fits,
-      fitNodes,
-      reasons: sortedCounts(reasons).map(([reason, e], i) => ({
-        reason,
-        count: e.count,
-        sampleNodes: i < sampledReasons(reasons.size) ? e.sampleNodes : [],
-      })),
-      message: s.message,
-    },
-    digest: hash.digest('hex'),
-  };
-  schedulerDigests.set(s, d);
-  return d;
+  return { summary: summaryOf(message, nodes.length, fits, fitNodes, reasons), digest: hash.digest('hex') };
 }
 
 /** Most frequent first, then by reason: the order a reader scans for the dominant cause. */

@@ -49,6 +49,18 @@ export interface PodGroupResult {
   caLogged?: { text: string; at?: string; pod?: string };
 }
 
+/**
+ * The per-node results in compact form, as computePod keeps them: node i's result is `table[codes[i]]`, its name
+ * `names[i]`. Equal pods' results build equal tables and codes (codes in order of first occurrence). A symbol key: not
+ * part of the JSON contract.
+ */
+export const SCHEDULER_CODES: unique symbol = Symbol('scheduler codes');
+export interface SchedulerCodes {
+  table: ReadonlyArray<Omit<PodNodeResult, 'name'>>;
+  codes: Uint32Array;
+  names: readonly string[];
+}
+
 export interface PodReport {
   namespace: string;
   name: string;
@@ -58,7 +70,7 @@ export interface PodReport {
   /** Why CA ignores the pod, when verdict is ignored-by-ca. */
   ignoredReason?: string;
   requests: Record<string, string>;
-  scheduler: { message: string; nodes: PodNodeResult[] };
+  scheduler: { message: string; nodes: PodNodeResult[]; [SCHEDULER_CODES]?: SchedulerCodes };
   nodeGroups: PodGroupResult[];
   /**
    * CA's newest event on the pod. `reason` is "" for the event CA records when the pod consumes a ProvisioningRequest

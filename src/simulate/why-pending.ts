@@ -4,7 +4,7 @@ import type { NodeGroup } from '../model/node-group.js';
 import { formatDurationShort } from '../model/duration.js';
 import { formatResource } from '../model/quantity.js';
 import type { ClusterView, FilterStatus, NodeInfo, Resources } from '../model/scheduling.js';
-import type { PodGroupResult, PodNodeResult, PodReport, PodVerdict } from '../model/why-pending.js';
+import { SCHEDULER_CODES, type PodGroupResult, type PodNodeResult, type PodReport, type PodVerdict } from '../model/why-pending.js';
 import type { Analysis } from './analysis.js';
 import { type CaPodEvent, latestCaEventForPod } from './ca-events.js';
 import { classifyPodForCa, type PodStage } from './ca-pod-filter.js';
@@ -358,6 +358,7 @@ function schedulerReport(sched: Explanation, view: ClusterView): PodReport['sche
     get nodes(): PodNodeResult[] {
       return Array.from(codes, (code, i) => ({ name: nodeNames[i], ...table[code] }));
     },
+    [SCHEDULER_CODES]: { table, codes, names: nodeNames },
   };
 }
 

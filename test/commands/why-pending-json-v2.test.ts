@@ -3,7 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_GROUPS_LISTED, SAMPLE_NAMES } from '../../src/commands/why-pending-json.js';
+import { equivalenceSignature, NODE_GROUPS_LISTED, SAMPLE_NAMES, whyPendingPodEntries } from '../../src/commands/why-pending-json.js';
+import { SCHEDULER_CODES, type PodReport } from '../../src/model/why-pending.js';
 import { runWhyPending, type WhyPendingOptions } from '../../src/commands/why-pending.js';
 import { parseFitError } from '../../src/simulate/scheduler.js';
 import { capturingDeps, PIPED_JSON } from './in-process.js';
@@ -224,4 +225,37 @@ describe('why-pending -o json on a grown cluster', () => {
     expect(perPod[1]).toBeLessThan(20_000);
     expect(perPod[1]).toBeLessThan(perPod[0] * 1.2);
   }, 30_000);
+});
+
+describe("the scheduler's summary from the compact per-node codes", () => {
+  const names = ['n-a', 'n-b', 'n-c', 'n-d'];
+  const table = [
+    { fits: false, reasons: ['Insufficient cpu'] },
+    { fits: false, reasons: ["node(s) had untolerated taint {dedicated: databases}"] },
+    { fits: true, reasons: [] },
+  ];
+  const message = '0/4 nodes are available: ...';
+  const noGroups = { nodeGroups: [] } as unknown as Parameters<typeof whyPendingPodEntries>[0];
+  const report = (codes: number[], compact: boolean): PodReport => {
+    const c = Uint32Array.from(codes);
+    const nodes = Array.from(c, (code, i) => ({ name: names[i], ...table[code] }));
+    const scheduler: PodReport['scheduler'] = compact ? { message, nodes, [SCHEDULER_CODES]: { table, codes: c, names } } : { message, nodes };
+    return { namespace: 'web', name: 'api-0', verdict: 'no-scale-up', summary: '', requests: {}, scheduler, nodeGroups: [] };
+  };
+
+  it('signs equal per-node results alike and the same results on other nodes apart', () => {
+    const sig = (codes: number[]) => equivalenceSignature(report(codes, true), 'web/rs-uid');
+    expect(sig([0, 1, 0, 2])).toBe(sig([0, 1, 0, 2]));
+    // the same reason counts (and message), on different nodes
+    expect(sig([1, 0, 0, 2])).not.toBe(sig([0, 1, 0, 2]));
+    expect(sig([0, 1, 2, 0])).not.toBe(sig([0, 1, 0, 2]));
+  });
+
+  it('counts and samples as the per-node list does', () => {
+    for (const codes of [[0, 1, 0, 2], [2, 2, 2, 2], [1, 1, 1, 0], [0, 0, 0, 0]]) {
+      const fromCodes = whyPendingPodEntries(noGroups, [], [report(codes, true)], { full: false });
+      const fromList = whyPendingPodEntries(noGroups, [], [report(codes, false)], { full: false });
+      expect([...fromCodes][0], codes.join()).toEqual([...fromList][0]);
+    }
+  });
 });

@@ -7,10 +7,12 @@ import { scrubExternalGrpcCredentials } from '../simulate/providers/externalgrpc
 /** Top-level keys of NodeGroupsConfig (node_group.go:92-95); a Kubernetes manifest has apiVersion/kind instead. */
 const CONFIG_KEY = /^(?:cloudProviderOption|nodeGroups)\s*:/m;
 const MANIFEST_KEY = /^(?:apiVersion|kind)\s*:/m;
+/** CA's own status ConfigMap (cluster-autoscaler-status) has a top-level nodeGroups too, beside these. */
+const CA_STATUS_KEY = /^(?:autoscalerStatus|clusterWide)\s*:/m;
 
 /** Whether YAML text is the provider's node-group config (nodegroup-config.yaml / NodeGroupsConfig), by content. */
 export function isExternalGrpcConfigText(text: string): boolean {
-  return CONFIG_KEY.test(text) && !MANIFEST_KEY.test(text);
+  return CONFIG_KEY.test(text) && !MANIFEST_KEY.test(text) && !CA_STATUS_KEY.test(text);
 }
 
 /** A bare nodegroup-config.yaml as RawInputs.externalGrpcConfigs keeps it: scrubbed first, the raw text dropped. */

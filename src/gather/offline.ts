@@ -8,6 +8,7 @@ import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
 import { readCaLogFile, sniffCaLog } from './ca-log-file.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
+import { internStrings, type InternTable } from './intern.js';
 import {
   aliasBomb,
   fileError,
@@ -91,10 +92,12 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   const { parallel, now, caRecordBytes, ...read } = options;
   // one set of parse workers for every large file of this load, started by the first
   const pool = new SharedPool(PREFIT_URL, profile, parallel?.workers);
+  // one copy of each repeated string across the files of this load (node names in pods and events, owners, images)
+  const strings: InternTable = new Map();
   try {
     for (const file of files) {
       const kind = await recognise(file);
-      if (kind === 'document') await loadFile(inputs, file, profile, read, { ...parallel, pool });
+      if (kind === 'document') await loadFile(inputs, file, profile, read, { ...parallel, pool }, strings);
       else {
         read.onFile?.(file);
         await loadCaRecordFile(inputs, file, kind, { now, caps: caRecordBytes, keepLogText: fields === 'all' });
@@ -111,12 +114,19 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   return inputs;
 }
 
+/** A prefitted item with its strings interned (`internStrings`); anything else as it is. */
+function interned(item: unknown, strings: InternTable): unknown {
+  if (item instanceof Prefitted && item.obj) internStrings(item.obj, strings);
+  return item;
+}
+
 async function loadFile(
   inputs: RawInputs,
   file: string,
   profile: FieldProfile | undefined,
   options: Omit<LoadOptions, 'parallel'>,
   parallel: { thresholdBytes?: number; pool: SharedPool },
+  strings: InternTable,
 ): Promise<void> {
   options.onFile?.(file);
   // the externalgrpc provider's nodegroup-config.yaml: plain YAML, no apiVersion/kind; kept as scrubbed text
@@ -140,11 +150,11 @@ async function loadFile(
     profile
       ? {
           ...options,
-          mapItem: (item) => prefit(item, profile),
+          mapItem: (item) => interned(prefit(item, profile), strings),
           parallel: {
             mapperUrl: PREFIT_URL,
             mapperArg: profile,
-            fromTransport,
+            fromTransport: (t) => interned(fromTransport(t), strings),
             thresholdBytes: parallel.thresholdBytes,
             pool: parallel.pool,
           },

@@ -21,6 +21,7 @@ import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
 import { DEFAULT_CA_LOG_SINCE_SECONDS, gatherCaRecord } from './live-ca-record.js';
 import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
 import { whoOf } from './prefit.js';
+import { internStrings, type InternTable } from './intern.js';
 import { fitToShape, isObject } from './shape.js';
 
 export interface KubeGatherOptions {
@@ -694,8 +695,14 @@ async function listAll(
  * Fits each listed object to the shape casdoctor reads, as the offline loader does (src/gather/prefit.ts): a wrong-typed
  * field is dropped with a warning, and with fields 'read' or 'why-pending' only the fields casdoctor reads are kept.
  */
+// one copy of each repeated string per gather, across its lists (as the offline loader keeps them: src/gather/intern.ts)
+const internTables = new WeakMap<Target, InternTable>();
+
 function itemFitter(target: Target, spec: ResourceSpec) {
   const profile = target.fields === 'all' ? undefined : target.fields;
+  let strings = internTables.get(target);
+  if (!strings) internTables.set(target, (strings = new Map()));
+  const table = strings;
   const problems: string[] = [];
   let problemCount = 0;
   return {
@@ -709,6 +716,7 @@ function itemFitter(target: Target, spec: ResourceSpec) {
         for (const p of found) problems.push(`${who}: ${p}`);
       }
       problemCount += found.length;
+      if (out && profile !== undefined) internStrings(out, table);
       return out as unknown as KubeObject | undefined;
     },
     flush() {

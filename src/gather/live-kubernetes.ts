@@ -20,7 +20,8 @@ import {
 import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
 import { DEFAULT_CA_LOG_SINCE_SECONDS, gatherCaRecord } from './live-ca-record.js';
 import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
-import { whoOf } from './prefit.js';
+import { SharedPool } from './json-stream.js';
+import { fromTransport, kindTarget, Prefitted, whoOf } from './prefit.js';
 import { internStrings, type InternTable } from './intern.js';
 import { fitToShape, isObject } from './shape.js';
 
@@ -396,12 +397,16 @@ export interface Target {
   fields?: 'read' | 'why-pending' | 'all';
   /** Warnings found while listing (wrong-typed values), copied into the snapshot. */
   warnings: string[];
+  /** Parse workers for the pages of a projected gathering (fields 'read' / 'why-pending'), started on first use. */
+  pool?: SharedPool;
 }
 
 export interface HttpResult {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** With GetOptions.rawBody, a 200 answer's body as bytes (and `body` empty): a parse worker decodes it. */
+  bytes?: Buffer;
   /** The body stopped at the byte cap (only with overflow 'truncate'). */
   truncated: boolean;
 }
@@ -414,6 +419,8 @@ export interface GetOptions {
   /** Default: the target's request timeout. */
   timeoutMs?: number;
   accept?: string;
+  /** Keep a 200 answer's body as bytes (HttpResult.bytes) instead of decoding it to a string. */
+  rawBody?: boolean;
 }
 
 /** A body the server sent but casdoctor could not decode (a broken gzip stream). */
@@ -452,14 +459,17 @@ export function httpGet(
       let size = 0;
       let truncated = false;
       const finish = () =>
-        settle(() =>
+        settle(() => {
+          const all = Buffer.concat(chunks);
+          const raw = o.rawBody === true && res.statusCode === 200;
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
+            body: raw ? '' : all.toString('utf8'),
+            ...(raw ? { bytes: all } : {}),
             truncated,
-          }),
-        );
+          });
+        });
       // Stop reading (and inflating) at the cap: a 600 KB gzip bomb inflates to gigabytes.
       const stop = () => {
         gunzip?.destroy();
@@ -626,7 +636,7 @@ async function listAll(
       if (spec.fieldSelector) q.set('fieldSelector', spec.fieldSelector);
       let res: HttpResult;
       try {
-        res = await getWithRetry(target, `${basePath(spec, namespace)}?${q}`, call);
+        res = await getWithRetry(target, `${basePath(spec, namespace)}?${q}`, call, { rawBody: target.pool !== undefined });
       } catch (e) {
         if (e instanceof RequestTimeoutError && !spec.essential) {
           return {
@@ -650,10 +660,8 @@ async function listAll(
         throw e;
       }
       if (res.status === 200) {
-        let list: { apiVersion?: string; items?: Record<string, unknown>[]; metadata?: { continue?: string } };
-        try {
-          list = JSON.parse(res.body);
-        } catch {
+        const page = await fitPage(target, spec, fitter, res, items);
+        if (!page.ok) {
           return {
             gap: {
               resource: name,
@@ -663,14 +671,7 @@ async function listAll(
             },
           };
         }
-        const apiVersion = list.apiVersion ?? (spec.group ? `${spec.group}/${spec.version}` : spec.version);
-        // API servers omit apiVersion/kind on list items; kubectl -o json prints them. Each page is fitted (and
-        // projected, as --from is) before the next is read, so only one page of whole objects is ever held.
-        for (const item of Array.isArray(list.items) ? list.items : []) {
-          const fitted = fitter.fit({ apiVersion, kind: spec.kind, ...item });
-          if (fitted) items.push(fitted);
-        }
-        cont = list.metadata?.continue || undefined;
+        cont = page.cont || undefined;
         pages++;
         if (cont) {
           checkNextPage(target, call, name, cont, seen, pages);
@@ -692,9 +693,54 @@ async function listAll(
 }
 
 /**
+ * One page of a LIST into `items`: parsed and projected by a parse worker when one is free (as the offline loader does
+ * its large files: the whole objects never reach this thread's heap, only the fields casdoctor reads), else here.
+ * Not ok: the page is not JSON.
+ */
+async function fitPage(
+  target: Target,
+  spec: ResourceSpec,
+  fitter: ReturnType<typeof itemFitter>,
+  res: HttpResult,
+  items: KubeObject[],
+): Promise<{ ok: true; cont?: string } | { ok: false }> {
+  const defaultApiVersion = spec.group ? `${spec.group}/${spec.version}` : spec.version;
+  const pool = res.bytes && !spec.crdVersions && kindTarget(spec.kind) === spec.key ? await target.pool?.get() : undefined;
+  const slot = pool?.available();
+  if (pool && slot && res.bytes) {
+    const r = await pool.submitPage(slot, res.bytes, spec.kind, defaultApiVersion);
+    if (r.crashed) throw new Error(`parse worker failed: ${r.error}`);
+    if (r.error !== undefined || !r.meta) return { ok: false };
+    for (const t of JSON.parse(r.text ?? '[]') as unknown[]) {
+      const fitted = fitter.take(fromTransport(t));
+      if (fitted) items.push(fitted);
+    }
+    return { ok: true, ...(r.meta.continue ? { cont: r.meta.continue } : {}) };
+  }
+  let list: { apiVersion?: string; items?: Record<string, unknown>[]; metadata?: { continue?: string } };
+  try {
+    list = JSON.parse(res.bytes ? res.bytes.toString('utf8') : res.body);
+  } catch {
+    return { ok: false };
+  }
+  if (typeof list !== 'object' || list === null) return { ok: false };
+  const apiVersion = list.apiVersion ?? defaultApiVersion;
+  // API servers omit apiVersion/kind on list items; kubectl -o json prints them. Each page is fitted (and
+  // projected, as --from is) before the next is read, so only one page of whole objects is ever held.
+  for (const item of Array.isArray(list.items) ? list.items : []) {
+    const fitted = fitter.fit({ apiVersion, kind: spec.kind, ...item });
+    if (fitted) items.push(fitted);
+  }
+  const cont = list.metadata?.continue;
+  return { ok: true, ...(typeof cont === 'string' && cont ? { cont } : {}) };
+}
+
+/**
  * Fits each listed object to the shape casdoctor reads, as the offline loader does (src/gather/prefit.ts): a wrong-typed
  * field is dropped with a warning, and with fields 'read' or 'why-pending' only the fields casdoctor reads are kept.
  */
+const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
+
 // one copy of each repeated string per gather, across its lists (as the offline loader keeps them: src/gather/intern.ts)
 const internTables = new WeakMap<Target, InternTable>();
 
@@ -718,6 +764,14 @@ function itemFitter(target: Target, spec: ResourceSpec) {
       problemCount += found.length;
       if (out && profile !== undefined) internStrings(out, table);
       return out as unknown as KubeObject | undefined;
+    },
+    /** An item a parse worker already fitted (prefit.ts); anything it left as it was is fitted here. */
+    take(v: unknown): KubeObject | undefined {
+      if (!(v instanceof Prefitted)) return isObject(v) ? this.fit(v) : undefined;
+      if (v.problems.length && problems.length < 3) for (const p of v.problems) problems.push(`${v.who}: ${p}`);
+      problemCount += v.problems.length;
+      if (v.obj) internStrings(v.obj, table);
+      return v.obj as unknown as KubeObject | undefined;
     },
     flush() {
       if (problemCount === 0) return;
@@ -859,6 +913,7 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
     limits: liveLimits(opts.limits),
     fields: opts.fields,
     warnings: inputs.warnings,
+    ...(opts.fields && opts.fields !== 'all' ? { pool: new SharedPool(PREFIT_URL, opts.fields) } : {}),
   };
 
   inputs.sources.push(`live: ${context}`);
@@ -918,6 +973,7 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
       inputs.gaps.push(...record.gaps);
     }
   } finally {
+    await target.pool?.close();
     agent?.destroy();
   }
   return inputs;

@@ -25,6 +25,8 @@ export interface UnitResult {
   crashed?: boolean;
   /** The unit's bytes, handed back for reuse. */
   bytes?: Uint8Array;
+  /** For a page: the list's apiVersion and continue token. */
+  meta?: { apiVersion: string; continue?: string };
 }
 
 /** Spare unit buffers kept for reuse: about what the workers may have queued. */
@@ -92,6 +94,21 @@ export class ParsePool {
     return new Promise((resolve) => {
       this.pending.set(id, { slot, resolve });
       slot.worker.postMessage({ id, bytes, unit, fileOffset }, [bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  /**
+   * Sends one page of a live LIST (transferred) to a worker: it parses the page, gives each item `kind` and the list's
+   * apiVersion, maps it, and answers with the mapped items as JSON and the page's continue token.
+   */
+  submitPage(slot: Slot, page: Buffer, kind: string, apiVersion: string): Promise<UnitResult> {
+    const id = this.nextId++;
+    if (slot.inFlight++ === 0) slot.worker.ref();
+    // a Buffer from Buffer.concat owns its ArrayBuffer unless it came from the shared pool of small buffers
+    const bytes = page.byteOffset === 0 && page.byteLength === page.buffer.byteLength ? page : Uint8Array.prototype.slice.call(page);
+    return new Promise((resolve) => {
+      this.pending.set(id, { slot, resolve });
+      slot.worker.postMessage({ id, page: bytes, kind, apiVersion }, [bytes.buffer as ArrayBuffer]);
     });
   }
 

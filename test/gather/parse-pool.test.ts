@@ -8,12 +8,16 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as OfflineModule from '../../src/gather/offline.js';
 import type * as PoolModule from '../../src/gather/parse-pool.js';
+import type * as LiveModule from '../../src/gather/live.js';
+import { gatherLive } from '../../src/gather/live.js';
+import { startKubeApiServer } from '../servers/kube-apiserver.js';
 import { runWhyPending } from '../../src/commands/why-pending.js';
 import { capturingDeps, PIPED_JSON } from '../commands/in-process.js';
 import { cli, DEMO, DEMO_NOW, ROOT } from '../commands/run.js';
 
 const offline = (await import(join(ROOT, 'dist', 'gather', 'offline.js'))) as typeof OfflineModule;
 const poolModule = (await import(join(ROOT, 'dist', 'gather', 'parse-pool.js'))) as typeof PoolModule;
+const liveDist = (await import(join(ROOT, 'dist', 'gather', 'live.js'))) as typeof LiveModule;
 
 const tmp = mkdtempSync(join(tmpdir(), 'casdoctor-parse-pool-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -176,6 +180,42 @@ describe('parse workers', () => {
       expect(pool.buffer(text.length + 1).buffer).not.toBe(again.buffer); // one spare, now taken
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe('parse workers for the pages of a live list', () => {
+  it('give exactly what the main thread alone keeps, warnings included, page by page', async () => {
+    const whole = await offline.loadOffline([DEMO], { fields: 'all' });
+    // one pod with a wrong-typed value: the worker drops it and the warning names the pod, as the main thread does
+    const pods = whole.pods.map((p, i) => (i === 4 ? ({ ...p, spec: { ...p.spec, tolerations: 'NoSchedule' } } as unknown as typeof p) : p));
+    const server = await startKubeApiServer({ ...whole, pods }, { maxPageSize: 5 });
+    const proto = poolModule.ParsePool.prototype;
+    const submitPage = proto.submitPage;
+    let pages = 0;
+    proto.submitPage = function (this: PoolModule.ParsePool, ...args: Parameters<typeof submitPage>) {
+      pages++;
+      return submitPage.apply(this, args);
+    };
+    try {
+      for (const fields of ['read', 'why-pending'] as const) {
+        const o = { kubeconfig: server.kubeconfigPath, requestTimeoutMs: 10_000, skipAws: true, readCaRecord: false, fields };
+        const before = pages;
+        const withWorkers = await liveDist.gatherLive(o);
+        // in this process the sources are TypeScript, so no worker can start: the main thread fits every page
+        const alone = await gatherLive(o);
+        expect(pages - before, fields).toBeGreaterThan(5);
+        for (const kind of ['pods', 'nodes', 'events', 'pdbs', 'replicaSets', 'daemonSets', 'configMaps'] as const) {
+          expect(withWorkers[kind].length, `${fields} ${kind}`).toBeGreaterThan(0);
+          expect(withWorkers[kind], `${fields} ${kind}`).toEqual(alone[kind]);
+        }
+        expect(withWorkers.warnings).toEqual(alone.warnings);
+        // (the why-pending profile keeps no tolerations of a pod already on a node, so it has nothing to warn of)
+        if (fields === 'read') expect(withWorkers.warnings.join('\n')).toMatch(/spec\.tolerations: expected a list, got string/);
+      }
+    } finally {
+      proto.submitPage = submitPage;
+      await server.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import { InputError, UsageError } from '../model/errors.js';
 import type { ScaleDownNodeReport } from '../model/scale-down.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { SEVERITY_ORDER } from '../model/findings.js';
-import { renderScaleDownText } from '../report/scale-down-text.js';
+import { renderScaleDownText, type ScaleDownTextInput, scaleDownTextBlocks } from '../report/scale-down-text.js';
 import { terminalStyle } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
 import { analyzeScaleDown, setNodeScope } from '../simulate/scale-down.js';
@@ -238,8 +238,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
     notes.push(...sd.notes);
     if (o.node || o.nodegroup || o.selector)
       notes.push('filters choose what is shown; the simulation still covers every node, as CA does');
-    text = renderScaleDownText(
-        {
+    const input: ScaleDownTextInput = {
           summary: sd.summary,
           nodes: nodeReports,
           caMinor: ca.version.minor,
@@ -256,9 +255,13 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           wide: o.output === 'wide',
           karpenterNodePools: new Map(raw.nodes.filter(isKarpenterNode).map((n) => [n.metadata.name ?? '', n.metadata.labels?.['karpenter.sh/nodepool'] ?? ''])),
           karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString() }),
-        },
-        await terminalStyle(o.color && deps.stdoutIsTTY),
-      );
+        };
+    const style = await terminalStyle(o.color && deps.stdoutIsTTY);
+    if (sink && sink !== 'deferred') {
+      // written as it is made, in chunks: at 15,000 nodes the whole report is 18 MB held beside the analysis
+      await writeBlocks(scaleDownTextBlocks(input, style), sink);
+      text = '';
+    } else text = renderScaleDownText(input, style);
   }
   const nodes = sd.inScope.map((n) => n.report);
   const deferred = write ? { write } : {};
@@ -266,4 +269,17 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   const threshold = SEVERITY_ORDER[o.failOn];
   const exitCode = findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok;
   return { text, nodes, exitCode, ...deferred };
+}
+
+/** Blocks of a text report to `sink`, each followed by a newline, in chunks of about 64 KiB (backpressure honoured). */
+async function writeBlocks(blocks: Iterable<string>, sink: ChunkSink): Promise<void> {
+  let chunk = '';
+  for (const b of blocks) {
+    chunk += `${b}\n`;
+    if (chunk.length >= 1 << 16) {
+      await sink(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk) await sink(chunk);
 }

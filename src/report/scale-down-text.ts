@@ -151,21 +151,33 @@ function notBlockingSection(nodes: ScaleDownNodeReport[], caMinor: number, s: St
   return out.length > 1 ? out : [];
 }
 
+/** The text report, whole. */
 export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN): string {
-  const out: string[] = [];
+  return `${[...scaleDownTextBlocks(input, s)].join('\n')}\n`;
+}
+
+/**
+ * The text report block by block (a line, or the node table), each to be followed by a newline: written as it is made,
+ * a report of 15,000 nodes is never held whole beside the analysis.
+ */
+export function* scaleDownTextBlocks(input: ScaleDownTextInput, s: Style = PLAIN): Generator<string> {
+  // at a terminal, every line of prose wraps at spaces to its width (pipes get one line per fact, for grep)
+  const width = input.width;
   let table: string | undefined;
-  out.push(
-    s.bold('casdoctor scale-down-blockers') +
-      s.dim(` · ${t(input.header.ca)} · now ${t(input.header.now)} · ${t(input.header.source)}`),
-  );
-  for (const n of input.notes) out.push(s.yellow(`note: ${t(n)}`));
-  for (const c of input.cooldowns) out.push(s.yellow(`cooldown: ${t(c)}`));
+  for (const block of blocksOf(input, s, (t) => (table = t))) yield width && block !== table ? wrapProse(block, width) : block;
+}
+
+/** The report's blocks in order; `isTable` is told which one is the node table (it is not wrapped as prose). */
+function* blocksOf(input: ScaleDownTextInput, s: Style, isTable: (t: string) => void): Generator<string> {
+  yield s.bold('casdoctor scale-down-blockers') + s.dim(` · ${t(input.header.ca)} · now ${t(input.header.now)} · ${t(input.header.source)}`);
+  for (const n of input.notes) yield s.yellow(`note: ${t(n)}`);
+  for (const c of input.cooldowns) yield s.yellow(`cooldown: ${t(c)}`);
   const health = caHealthSection(input.findings, s);
-  if (health.length) out.push('', ...health);
+  if (health.length) yield* ['', ...health];
   const summary = t(input.summary);
-  out.push('', s.bold(summary), '');
+  yield* ['', s.bold(summary), ''];
   if (input.nodes.length === 0) {
-    out.push('No nodes in scope.', '');
+    yield* ['No nodes in scope.', ''];
   } else {
     const rows = input.nodes.map((n) => [
       input.wide ? t(n.name) : shortNode(n.name),
@@ -177,47 +189,44 @@ export function renderScaleDownText(input: ScaleDownTextInput, s: Style = PLAIN)
     ]);
     // at a narrow terminal the heading is what keeps the utilization column from wrapping to its own width
     const head = ['NODE', 'GROUP', input.width && input.width < 100 ? 'UTIL' : 'UTILIZATION', 'VERDICT', 'CA REASON', 'BLOCKING PODS'];
-    table = input.width ? fitTable(head, rows, input.width) : plainTable(head, rows);
-    out.push(table);
+    const table = input.width ? fitTable(head, rows, input.width) : plainTable(head, rows);
+    isTable(table);
+    yield table;
     if (input.nodes.some((n) => n.utilization?.thresholdSource === 'asg-tag'))
-      out.push(s.dim('  * threshold from the ASG tag k8s.io/cluster-autoscaler/node-template/autoscaling-options/...'));
+      yield s.dim('  * threshold from the ASG tag k8s.io/cluster-autoscaler/node-template/autoscaling-options/...');
     // externalgrpc: GetOptions answers the group's autoscalingOptions (as CA of this version reads them)
     if (input.nodes.some((n) => n.utilization?.thresholdSource === 'provider'))
-      out.push(s.dim("  * threshold from the provider's per-group autoscalingOptions (GetOptions), as this CA version reads them"));
-    out.push('');
-    out.push(s.bold("Why, by CA reason (CA's order)"));
+      yield s.dim("  * threshold from the provider's per-group autoscalingOptions (GetOptions), as this CA version reads them");
+    yield '';
+    yield s.bold("Why, by CA reason (CA's order)");
     const removable = input.nodes.filter((n) => n.removable);
     if (removable.length) {
-      out.push(s.green(`removable (${removable.length})`));
-      for (const n of removable) out.push(...nodeDetail(n, s));
+      yield s.green(`removable (${removable.length})`);
+      for (const n of removable) yield* nodeDetail(n, s);
     }
     for (const reason of REASON_ORDER) {
       const hit = input.nodes.filter((n) => n.caReason === reason);
       if (!hit.length) continue;
-      out.push(`${s.bold(reason)} (${hit.length})`);
+      yield `${s.bold(reason)} (${hit.length})`;
       for (const n of hit) {
         const pool = reason === 'NotAutoscaled' ? input.karpenterNodePools?.get(n.name) : undefined;
         // CA never manages Karpenter's instances: say so instead of presenting it as a problem
-        if (pool !== undefined) out.push(`  ${s.bold(t(n.name))}: Karpenter node (NodePool ${t(pool)}); CA ignores it by design and Karpenter decides whether it goes (below)`);
-        else out.push(...nodeDetail(n, s));
+        if (pool !== undefined) yield `  ${s.bold(t(n.name))}: Karpenter node (NodePool ${t(pool)}); CA ignores it by design and Karpenter decides whether it goes (below)`;
+        else yield* nodeDetail(n, s);
       }
     }
-    out.push('');
+    yield '';
     const k = input.karpenter?.(s) ?? [];
-    if (k.length) out.push(...k, '');
+    if (k.length) yield* [...k, ''];
     const nb = notBlockingSection(input.nodes, input.caMinor, s);
-    if (nb.length) out.push(...nb, '');
+    if (nb.length) yield* [...nb, ''];
   }
   const rest = input.findings.filter((f) => !isCaHealthFinding(f));
   if (rest.length > 0) {
-    out.push(s.bold('What to change'));
-    for (const f of rest) out.push(indent(findingBlock(f, s, { keepBlank: true }), '  ', true));
-    out.push('');
+    yield s.bold('What to change');
+    for (const f of rest) yield indent(findingBlock(f, s, { keepBlank: true }), '  ', true);
+    yield '';
   }
-  out.push(`${s.bold(summary)} · ${findingCounts(input.findings)}`);
-  out.push(...skippedLines(input.skipped, s));
-  // at a terminal, every line of prose wraps at spaces to its width (pipes get one line per fact, for grep)
-  const width = input.width;
-  const lines = width ? out.map((block) => (block === table ? block : wrapProse(block, width))) : out;
-  return `${lines.join('\n')}\n`;
+  yield `${s.bold(summary)} · ${findingCounts(input.findings)}`;
+  yield* skippedLines(input.skipped, s);
 }

@@ -1,8 +1,12 @@
 /** Small constructors for FilterStatus values shared by the predicate modules. */
 import type { FilterCode, FilterStatus } from '../../model/scheduling.js';
 
+const SUCCESS = new Map<string, FilterStatus>();
+/** A plugin's Success, one frozen object per plugin: the placement search asks every plugin of every node it tries. */
 export function success(plugin: string): FilterStatus {
-  return { plugin, code: 'Success', reasons: [] };
+  let s = SUCCESS.get(plugin);
+  if (!s) SUCCESS.set(plugin, (s = Object.freeze({ plugin, code: 'Success', reasons: Object.freeze([] as string[]) as string[] })));
+  return s;
 }
 
 export function failure(

@@ -45,6 +45,8 @@ import type {
 } from './drainability/types.js';
 import { maxNodeStartupTimeMs, nodeReadinessState } from './node-groups.js';
 import { compileLabelSelector } from './predicates/labels.js';
+import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
+import { findUntoleratedTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
 import { buildClusterView, formatFitError, runFilters } from './scheduler.js';
 import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.js';
@@ -523,6 +525,9 @@ function tryPlace(
         const ni = infos[idx];
         const name = ni.node.metadata.name ?? '';
         if (name === removed || !s.destinations.has(name) || ni.node.spec?.unschedulable) continue;
+        // NodeAffinity's and TaintToleration's own tests first: a node they reject is passed over without building
+        // its explanation (every plugin runs here, so these rejections are runFilters' too)
+        if (!podMatchesNodeSelectorAndAffinity(moving, ni.node) || findUntoleratedTaint(moving.spec.tolerations, ni.node.spec?.taints)) continue;
         if (runFilters(moving, ni, view, opts).fits) {
           placedAt = idx;
           break;

@@ -21,7 +21,7 @@ import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
 import { DEFAULT_CA_LOG_SINCE_SECONDS, gatherCaRecord } from './live-ca-record.js';
 import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
 import { SharedPool } from './json-stream.js';
-import { fromTransport, kindTarget, Prefitted, whoOf } from './prefit.js';
+import { fromTransport, kindTarget, PREFIT_URL, Prefitted, whoOf } from './prefit.js';
 import { internStrings, type InternTable } from './intern.js';
 import { fitToShape, isObject } from './shape.js';
 
@@ -724,7 +724,7 @@ async function fitPage(
     return { ok: false };
   }
   if (typeof list !== 'object' || list === null) return { ok: false };
-  const apiVersion = list.apiVersion ?? defaultApiVersion;
+  const apiVersion = typeof list.apiVersion === 'string' ? list.apiVersion : defaultApiVersion;
   // API servers omit apiVersion/kind on list items; kubectl -o json prints them. Each page is fitted (and
   // projected, as --from is) before the next is read, so only one page of whole objects is ever held.
   for (const item of Array.isArray(list.items) ? list.items : []) {
@@ -735,15 +735,13 @@ async function fitPage(
   return { ok: true, ...(typeof cont === 'string' && cont ? { cont } : {}) };
 }
 
+// one copy of each repeated string per gather, across its lists (as the offline loader keeps them: src/gather/intern.ts)
+const internTables = new WeakMap<Target, InternTable>();
+
 /**
  * Fits each listed object to the shape casdoctor reads, as the offline loader does (src/gather/prefit.ts): a wrong-typed
  * field is dropped with a warning, and with fields 'read' or 'why-pending' only the fields casdoctor reads are kept.
  */
-const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
-
-// one copy of each repeated string per gather, across its lists (as the offline loader keeps them: src/gather/intern.ts)
-const internTables = new WeakMap<Target, InternTable>();
-
 function itemFitter(target: Target, spec: ResourceSpec) {
   const profile = target.fields === 'all' ? undefined : target.fields;
   let strings = internTables.get(target);
@@ -751,27 +749,25 @@ function itemFitter(target: Target, spec: ResourceSpec) {
   const table = strings;
   const problems: string[] = [];
   let problemCount = 0;
+  /** A fitted object kept: its problems counted (the first few named), its strings interned when projected. */
+  const kept = (out: Record<string, unknown> | undefined, found: string[], who: () => string): KubeObject | undefined => {
+    if (found.length && problems.length < 3) for (const p of found) problems.push(`${who()}: ${p}`);
+    problemCount += found.length;
+    if (out && profile !== undefined) internStrings(out, table);
+    return out as unknown as KubeObject | undefined;
+  };
   return {
     fit(item: Record<string, unknown>): KubeObject | undefined {
       // CA's custom resources are few and small and checked whole by the analysis (ca-crds.ts), as offline
       if (spec.crdVersions || !isObject(item.metadata)) return item as unknown as KubeObject;
       const found: string[] = [];
       const out = fitToShape(spec.key, item, found, '', profile !== undefined, profile);
-      if (found.length && problems.length < 3) {
-        const who = whoOf(spec.kind, item.metadata);
-        for (const p of found) problems.push(`${who}: ${p}`);
-      }
-      problemCount += found.length;
-      if (out && profile !== undefined) internStrings(out, table);
-      return out as unknown as KubeObject | undefined;
+      return kept(out, found, () => whoOf(spec.kind, item.metadata as Record<string, unknown>));
     },
     /** An item a parse worker already fitted (prefit.ts); anything it left as it was is fitted here. */
     take(v: unknown): KubeObject | undefined {
       if (!(v instanceof Prefitted)) return isObject(v) ? this.fit(v) : undefined;
-      if (v.problems.length && problems.length < 3) for (const p of v.problems) problems.push(`${v.who}: ${p}`);
-      problemCount += v.problems.length;
-      if (v.obj) internStrings(v.obj, table);
-      return v.obj as unknown as KubeObject | undefined;
+      return kept(v.obj, v.problems, () => v.who);
     },
     flush() {
       if (problemCount === 0) return;

@@ -27,6 +27,7 @@ import {
   KARPENTER_CRD_TARGETS,
   KIND_TO_DATA,
   kindTarget,
+  PREFIT_URL,
   Prefitted,
   prefit,
   whoOf,
@@ -39,7 +40,6 @@ import {
   karpenterLegacyTarget,
 } from '../model/karpenter-crds.js';
 
-const PREFIT_URL = new URL('./prefit.js', import.meta.url).href;
 
 const K8S_DATA_KINDS = new Set<DataKind>(Object.values(KIND_TO_DATA));
 

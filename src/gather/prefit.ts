@@ -4,6 +4,9 @@
 import type { DataKind } from '../model/snapshot.js';
 import { type FieldProfile, fitToShape, isObject } from './shape.js';
 
+/** This module's URL: the mapper parse workers import (src/gather/parse-worker.ts). */
+export const PREFIT_URL = import.meta.url;
+
 /** Kubernetes kinds the loader keeps, and where they go. */
 export const KIND_TO_DATA: Record<string, DataKind> = {
   Pod: 'pods',

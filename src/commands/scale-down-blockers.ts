@@ -158,8 +158,11 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   if (o.node) o = { ...o, node: resolveNodeName(o.node, names) };
   const kPresent = karpenterInputs(analysis).present;
   const nodePoolNames = karpenterInputs(analysis).nodePools.map((np) => np.metadata.name ?? '');
-  // --nodegroup names a CA group or a Karpenter NodePool (one place to ask why a node stays)
-  if (o.nodegroup && !analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === o.nodegroup) && !nodePoolNames.includes(o.nodegroup)) {
+  const isGroup = (name: string) => analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === name);
+  // --nodegroup names a CA group or a Karpenter NodePool (one place to ask why a node stays); a NodePool as the list
+  // below names it, nodepool/NAME, is that NodePool
+  if (o.nodegroup?.startsWith('nodepool/') && !isGroup(o.nodegroup)) o = { ...o, nodegroup: o.nodegroup.slice('nodepool/'.length) };
+  if (o.nodegroup && !isGroup(o.nodegroup) && !nodePoolNames.includes(o.nodegroup)) {
     const groups = [...analysis.nodeGroupsResult.nodeGroups.map((g) => g.name), ...nodePoolNames.map((n) => `nodepool/${n}`)].sort();
     throw new InputError(
       `node group ${o.nodegroup} not found${groups.length ? `; Auto Scaling groups: ${listOf(groups)}` : ': the input has no Auto Scaling groups'}`,

@@ -44,23 +44,24 @@ const UNIT_BYTES = 1 << 20;
 
 /** A parse pool started on first use and shared by the files of one load. */
 export class SharedPool {
-  private started = false;
-  private pool: ParsePool | undefined;
+  // one start, awaited by every caller (a live gathering asks from all its lists at once) and by close()
+  private pool: Promise<ParsePool | undefined> | undefined;
+  private closed = false;
   constructor(
     private readonly mapperUrl: string,
     private readonly mapperArg: unknown,
     private readonly workers?: number,
   ) {}
-  async get(): Promise<ParsePool | undefined> {
-    if (!this.started) {
-      this.started = true;
-      this.pool = (await import('./parse-pool.js')).ParsePool.create(this.mapperUrl, this.mapperArg, this.workers);
-    }
+  get(): Promise<ParsePool | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    this.pool ??= import('./parse-pool.js').then((m) => m.ParsePool.create(this.mapperUrl, this.mapperArg, this.workers));
     return this.pool;
   }
   async close(): Promise<void> {
-    await this.pool?.close();
+    this.closed = true;
+    const pool = await this.pool;
     this.pool = undefined;
+    await pool?.close();
   }
 }
 

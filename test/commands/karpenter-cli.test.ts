@@ -155,6 +155,16 @@ describe('why-pending on a mixed CA + Karpenter cluster', () => {
 });
 
 describe('scale-down-blockers on a mixed cluster', () => {
+  it('takes a NodePool for --nodegroup as its list of groups names it, nodepool/NAME, as well as by its name', () => {
+    const listed = cli(['scale-down-blockers', ...base, '--nodegroup', 'nope']);
+    expect(listed.stderr).toContain('nodepool/batch');
+    const prefixed = cli(['scale-down-blockers', ...base, '--nodegroup', 'nodepool/batch']);
+    const bare = cli(['scale-down-blockers', ...base, '--nodegroup', 'batch']);
+    expect(prefixed.code).toBe(0);
+    expect(prefixed.stderr).not.toContain('not found');
+    expect(prefixed.stdout).toBe(bare.stdout);
+  });
+
   it("explains Karpenter's nodes in Karpenter's words and does not call them a CA problem", () => {
     const r = cli(['scale-down-blockers', ...base]);
     expect(r.code).toBe(0);

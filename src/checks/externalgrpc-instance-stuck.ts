@@ -1,4 +1,4 @@
-import { shellCommand } from '../model/shell.js';
+import { shellCommand, shellQuote } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { findProviderDeployment } from '../simulate/providers/externalgrpc/deployment.js';
 import { configSource, grpcFindings, grpcGate, minutes, PROVIDER_REPO } from './lib/externalgrpc.js';
@@ -59,8 +59,8 @@ export default defineCheck({
         ],
         remediation:
           stage === 'Created' || stage === 'Joined'
-            ? `Find why the node did not join (the provider's log names the hook's output: ${logs} | grep ${f.instance ?? ''}). A failed after_created_hook.sh is usually SSH: the password or key in the hook's environment, sshd on the image, or a security group. Fix it, then join the VM by hand (run the hook for ${name ?? 'its IP'}) or delete the VM and the record: the provider will not retry it, and CA keeps counting it against the group's target size.`
-            : `Read the provider's log for the record (${logs} | grep ${f.instance ?? ''}) and finish the step by hand; the provider does not retry it.`,
+            ? `Find why the node did not join (the provider's log names the hook's output: ${logs} | grep ${f.instance ? shellQuote(f.instance) : ''}). A failed after_created_hook.sh is usually SSH: the password or key in the hook's environment, sshd on the image, or a security group. Fix it, then join the VM by hand (run the hook for ${name ?? 'its IP'}) or delete the VM and the record: the provider will not retry it, and CA keeps counting it against the group's target size.`
+            : `Read the provider's log for the record (${logs} | grep ${f.instance ? shellQuote(f.instance) : ''}) and finish the step by hand; the provider does not retry it.`,
       });
     }
   },

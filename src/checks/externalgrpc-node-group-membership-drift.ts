@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { grpcFindings, grpcGate, listValue, PROVIDER_REPO } from './lib/externalgrpc.js';
 
@@ -32,7 +33,7 @@ export default defineCheck({
         evidence: [{ source: `Node ${node}`, observed: f.kind === 'moves' ? `matches ${String(f.values.matches)}` : `taints ${taints}`, expected: f.kind === 'moves' ? `the template of ${String(f.values.recorded)}` : 'no taint outside the group template' }],
         remediation:
           f.kind === 'moves'
-            ? `Restore the label or taint that the group's nodeTemplate requires (kubectl label node ${node} <key>=<value>), or change the template. Labels and taints a group's template lists must never be edited by hand or by other controllers.`
+            ? `Restore the label or taint that the group's nodeTemplate requires (${shellCommand(['kubectl', 'label', 'node', node])} <key>=<value>), or change the template. Labels and taints a group's template lists must never be edited by hand or by other controllers.`
             : `Add the taint to the group's nodeTemplate.taints (a node's taints must be a subset of its group's), or make the component that sets it use a key the provider ignores; only node.kubernetes.io/* condition taints and CA's own taints are ignored.`,
       });
     }

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import type { Evidence } from '../model/findings.js';
 import { defineCheck } from './define-check.js';
 import { grpcFindings, grpcGate, grpcGroupSubject, grpcInput, listValue, PROVIDER_REPO } from './lib/externalgrpc.js';
@@ -59,7 +60,7 @@ export default defineCheck({
           subject: grpcGroupSubject(f.group ?? ''),
           nodeGroup: f.group ?? '',
           evidence: [...evidence, { source: `node group ${f.group ?? ''} autoscalingOptions`, observed: `keys ${listValue(f.values.optionsPresent)}` }],
-          remediation: `Either remove autoscalingOptions from the group (the provider then echoes CA's defaults, which carry the field) or ${pin}. CA restarts in a loop while it panics (kubectl -n ${a.ca.deployment?.namespace ?? 'kube-system'} logs deploy/${a.ca.deployment?.name ?? 'cluster-autoscaler'} --previous shows "invalid memory address or nil pointer dereference").`,
+          remediation: `Either remove autoscalingOptions from the group (the provider then echoes CA's defaults, which carry the field) or ${pin}. CA restarts in a loop while it panics (${shellCommand(['kubectl', '-n', a.ca.deployment?.namespace ?? 'kube-system', 'logs', `deploy/${a.ca.deployment?.name ?? 'cluster-autoscaler'}`, '--previous'])} shows "invalid memory address or nil pointer dereference").`,
         });
       } else if (f.id === 'G2') {
         const options = Object.keys(f.values).map((k) => k.replace(/Ms$/, ''));

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { karpenterGate, karpenterPendingViews } from './lib/karpenter.js';
 import { pendingAnalyses, podSubject } from './lib/support.js';
@@ -41,7 +42,7 @@ export default defineCheck({
             observed: `spec.template.spec.requirements and spec.template.metadata.labels have no ${label}`,
             expected: value !== undefined ? `${label}=${value}` : `a requirement on ${label}`,
           })),
-          remediation: `Add the label to the NodePool meant for the pod, as a template label (its nodes then carry it):\n  kubectl patch nodepool ${pools[0]} --type merge -p '${JSON.stringify({ spec: { template: { metadata: { labels: { [label]: value ?? '<value>' } } } } })}'\nor as a requirement (key ${label}, operator In, values [${value ?? '<value>'}]). Or drop the selector from the pod.`,
+          remediation: `Add the label to the NodePool meant for the pod, as a template label (its nodes then carry it):\n  ${shellCommand(['kubectl', 'patch', 'nodepool', pools[0], '--type', 'merge', '-p', JSON.stringify({ spec: { template: { metadata: { labels: { [label]: value ?? '<value>' } } } } })])}\nor as a requirement (key ${label}, operator In, values [${value ?? '<value>'}]). Or drop the selector from the pod.`,
         });
       }
     }

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { karpenterGate, karpenterInputs } from './lib/karpenter.js';
 import { REGISTRATION_TTL_MS, stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
@@ -26,6 +27,7 @@ export default defineCheck({
       if (c.stage === 'initialization' && c.ageMs < REGISTRATION_TTL_MS) continue;
       if (c.stage !== 'initialization' && c.ageMs < 60_000) continue;
       const min = Math.round(c.ageMs / 60_000);
+      const instanceId = c.providerID?.split('/').pop();
       ctx.report({
         messageId: 'stuck',
         data: {
@@ -40,10 +42,10 @@ export default defineCheck({
         evidence: [{ source: `NodeClaim ${c.name} status`, observed: c.message, ...(c.providerID ? { expected: `a Node with spec.providerID ${c.providerID}` } : {}) }],
         remediation:
           c.stage === 'registration'
-            ? `The instance runs but its kubelet did not join: read its console output (aws ec2 get-console-output --instance-id ${c.providerID?.split('/').pop() ?? '<instance-id>'} --latest) and check the EC2NodeClass role is in the aws-auth ConfigMap or an EKS access entry of type EC2_LINUX, and that its subnets reach the API server.`
+            ? `The instance runs but its kubelet did not join: read its console output (${instanceId ? shellCommand(['aws', 'ec2', 'get-console-output', '--instance-id', instanceId, '--latest']) : 'aws ec2 get-console-output --instance-id <instance-id> --latest'}) and check the EC2NodeClass role is in the aws-auth ConfigMap or an EKS access entry of type EC2_LINUX, and that its subnets reach the API server.`
             : c.stage === 'launch'
-              ? `kubectl describe nodeclaim ${c.name}: the Launched condition and the events name the EC2 error (capacity, quota, AMI, instance profile).`
-              : `kubectl describe nodeclaim ${c.name}: a startup taint nobody removes or a device plugin that never reports its resource keeps the node uninitialized.`,
+              ? `${shellCommand(['kubectl', 'describe', 'nodeclaim', c.name])}: the Launched condition and the events name the EC2 error (capacity, quota, AMI, instance profile).`
+              : `${shellCommand(['kubectl', 'describe', 'nodeclaim', c.name])}: a startup taint nobody removes or a device plugin that never reports its resource keeps the node uninitialized.`,
       });
     }
   },

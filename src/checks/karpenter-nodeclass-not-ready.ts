@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { karpenterGate, karpenterInputs } from './lib/karpenter.js';
 
@@ -42,8 +43,8 @@ export default defineCheck({
           expected: `${c.type}=True`,
         })),
         remediation: bad.some((c) => c.type === 'AMIsReady')
-          ? `Fix spec.amiSelectorTerms so they match an AMI in the region (an alias such as al2023@latest, or tags/ids that exist), then check: kubectl get ec2nodeclass ${nc.metadata.name ?? ''} -o jsonpath='{.status.amis}'`
-          : `Fix the selector or role named by the failing condition, then check: kubectl describe ec2nodeclass ${nc.metadata.name ?? ''}`,
+          ? `Fix spec.amiSelectorTerms so they match an AMI in the region (an alias such as al2023@latest, or tags/ids that exist), then check: ${shellCommand(['kubectl', 'get', 'ec2nodeclass', nc.metadata.name ?? ''])} -o jsonpath='{.status.amis}'`
+          : `Fix the selector or role named by the failing condition, then check: ${shellCommand(['kubectl', 'describe', 'ec2nodeclass', nc.metadata.name ?? ''])}`,
       });
     }
     const names = new Set(k.nodeClasses.map((c) => c.metadata.name));

@@ -1,3 +1,4 @@
+import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { karpenterGate, karpenterInputs, karpenterPendingViews } from './lib/karpenter.js';
 import { pendingAnalyses } from './lib/support.js';
@@ -55,7 +56,7 @@ export default defineCheck({
           { source: `NodePool ${pool} spec.limits`, observed: limits, expected: 'room for one more node of a type that fits the pod' },
           { source: `NodePool ${pool} remaining`, observed: h.remaining || '0' },
         ],
-        remediation: `Raise the limit if the pool may grow (kubectl patch nodepool ${pool} --type merge -p '{"spec":{"limits":{...}}}'), or free capacity in it; the pods otherwise wait until nodes of the pool go away. Since Karpenter v1.5 its event no longer names the pool: this is the pool.`,
+        remediation: `Raise the limit if the pool may grow (${shellCommand(['kubectl', 'patch', 'nodepool', pool, '--type', 'merge', '-p'])} '{"spec":{"limits":{...}}}'), or free capacity in it; the pods otherwise wait until nodes of the pool go away. Since Karpenter v1.5 its event no longer names the pool: this is the pool.`,
       });
     }
   },

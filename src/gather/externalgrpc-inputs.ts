@@ -21,13 +21,24 @@ export function addExternalGrpcConfigFile(raw: RawInputs, path: string, text: st
   (raw.externalGrpcConfigs ??= []).push(input);
 }
 
-/** Replaces, in place, every ConfigMap value that is the provider's config by its scrubbed text. */
+/** kubectl apply's copy of the whole object, its data (the provider's credentials) included. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * Replaces, in place, every ConfigMap value that is the provider's config by its scrubbed text, and drops the
+ * last-applied annotation of such a ConfigMap (nothing reads it; it repeats the unscrubbed data).
+ */
 export function scrubExternalGrpcConfigMaps(raw: RawInputs): void {
   for (const cm of raw.configMaps) {
     const data = cm.data;
     if (!data) continue;
+    let scrubbed = false;
     for (const [k, v] of Object.entries(data)) {
-      if (typeof v === 'string' && isExternalGrpcConfigText(v)) data[k] = scrubExternalGrpcCredentials(v).text;
+      if (typeof v === 'string' && isExternalGrpcConfigText(v)) {
+        data[k] = scrubExternalGrpcCredentials(v).text;
+        scrubbed = true;
+      }
     }
+    if (scrubbed && cm.metadata.annotations && Object.hasOwn(cm.metadata.annotations, LAST_APPLIED)) delete cm.metadata.annotations[LAST_APPLIED];
   }
 }

@@ -14,6 +14,7 @@ import { analyzeScaleDown } from '../simulate/scale-down.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
 import { InputError } from '../model/errors.js';
 import {
+  isKarpenterNode,
   karpenterDisruptions,
   karpenterInputs,
   karpenterPodView,
@@ -110,7 +111,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   const v = (name: string) => pods.filter((p) => p.report.verdict === name).length;
   const blocked = pods.filter((p) => p.report.verdict === 'no-scale-up').map((p) => `${p.report.namespace}/${p.report.name}`);
 
-  const karpenterNodeNames = new Set(raw.nodes.filter((n) => n.metadata.labels?.['karpenter.sh/nodepool'] !== undefined).map((n) => n.metadata.name ?? ''));
+  const karpenterNodeNames = new Set(raw.nodes.filter(isKarpenterNode).map((n) => n.metadata.name ?? ''));
   let scaleDown: OverviewData['scaleDown'] = { nodes: 0, removable: 0, topReasons: [] };
   if (raw.provided.has('nodes')) {
     const sd = analyzeScaleDown(a);

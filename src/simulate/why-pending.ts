@@ -21,7 +21,6 @@ import {
   alternativeTemplates,
   shapeDiffKeys,
   shapeDifference,
-  type TemplateContext,
   type TemplateResult,
 } from './template-node.js';
 
@@ -465,28 +464,6 @@ function podCouldCare(pod: Pod, diff: { labels: string[]; taints: boolean; alloc
   return diff.labels.some((k) => keys.has(k));
 }
 
-const templateContexts = new WeakMap<Analysis, TemplateContext>();
-function templateContextOf(a: Analysis): TemplateContext {
-  let ctx = templateContexts.get(a);
-  if (!ctx) {
-    ctx = {
-      now: a.now,
-      config: a.ca,
-      instanceTypes: a.instanceTypes,
-      launchTemplateVersions: a.raw.launchTemplateVersions,
-      launchConfigurations: a.raw.launchConfigurations,
-      images: a.raw.images,
-      instanceTypesFromRequirements: a.raw.instanceTypesFromRequirements,
-      eksNodegroups: a.raw.eksNodegroups,
-      daemonSets: a.raw.daemonSets,
-      podsByNode: a.podsByNode,
-      provider: a.provider,
-    };
-    templateContexts.set(a, ctx);
-  }
-  return ctx;
-}
-
 const alternatives = new WeakMap<TemplateResult, TemplateResult[]>();
 
 /**
@@ -504,7 +481,7 @@ function templateChoiceMatters(
 ): string | undefined {
   if (template.source !== 'node' || group.nodes.length < 2) return undefined;
   let alts = alternatives.get(template);
-  if (!alts) alternatives.set(template, (alts = alternativeTemplates(group, template, templateContextOf(a))));
+  if (!alts) alternatives.set(template, (alts = alternativeTemplates(group, template, a.templateContext)));
   if (alts.length === 0 || notEvaluated.length > 0) return undefined;
   const passes = failures.length === 0;
   const chosenNode = group.nodes.find((n) => n.metadata.name === template.fromNode);

@@ -414,27 +414,19 @@ export async function parseDocuments(text: string, file: string): Promise<unknow
     }
   }
   const { parseAllDocuments } = await import('yaml');
-  const { yamlProblem } = await import('./yaml-file.js');
+  const { malformedYaml, unresolvedAlias } = await import('./yaml-file.js');
   // duplicate keys are an error, as `kubectl kustomize` and the API server's strict decoding make them
   const docs = parseAllDocuments(text, { uniqueKeys: true });
   const out: unknown[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];
-    if (err && /call stack/i.test(err.message)) throw tooDeep(file);
-    if (err) {
-      const pos = err.linePos?.[0];
-      throw new InputError(
-        `${file}${pos ? `:${pos.line}:${pos.col}` : ''}: malformed YAML: ${yamlProblem(err, text)}`,
-        file,
-        pos ? { line: pos.line, column: pos.col } : undefined,
-      );
-    }
+    if (err) throw malformedYaml(err, file, text);
     let v: unknown;
     try {
       v = d.toJS({ maxAliasCount: MAX_YAML_ALIASES });
     } catch (e) {
       if (isAliasBomb(e)) throw aliasBomb(file);
-      throw (await import('./yaml-file.js')).unresolvedAlias(e, file) ?? e;
+      throw unresolvedAlias(e, file) ?? e;
     }
     if (v !== null && v !== undefined) out.push(v);
   }

@@ -26,6 +26,8 @@ import {
 import { compileLabelSelector } from '../../predicates/labels.js';
 import { tolerationsTolerateTaint } from '../../predicates/taint-toleration.js';
 import { nodePoolBudgetState, type KarpenterDisruptionReason, type PoolBudgetState } from './budgets.js';
+import { podKey } from '../../predicates/status.js';
+import { ownedBy } from './requirements.js';
 
 export type KarpenterDisruptionMethod = 'emptiness' | 'drift' | 'consolidation' | 'expiration';
 
@@ -144,9 +146,6 @@ function cond(conditions: readonly KarpenterCondition[] | undefined, type: strin
   return conditions?.find((c) => c.type === type);
 }
 
-function podKey(p: Pod): string {
-  return `${p.metadata.namespace ?? 'default'}/${p.metadata.name ?? ''}`;
-}
 
 function ms(iso: string | undefined | null): number | undefined {
   if (!iso) return undefined;
@@ -180,9 +179,6 @@ function nillableDuration(v: string | undefined, dflt: string): { ms: number | n
   }
 }
 
-function ownedBy(pod: Pod, apiVersion: string, kind: string): boolean {
-  return (pod.metadata.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
-}
 
 // pkg/utils/pod/scheduling.go:35-38 IsActive: not terminal, not terminating
 function isActive(pod: Pod): boolean {

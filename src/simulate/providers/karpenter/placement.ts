@@ -40,7 +40,9 @@ import { withKarpenterTextVersion,
   requirementHas,
   WELL_KNOWN_LABELS,
   type KRequirements,
+  ownedBy,
 } from './requirements.js';
+import { podKey } from '../../predicates/status.js';
 
 /** karpenter pkg/controllers/nodeclaim/lifecycle/liveness.go registrationTimeout / LaunchTimeout. */
 export const REGISTRATION_TTL_MS = 15 * 60_000;
@@ -154,14 +156,7 @@ export interface KarpenterPendingExplanation {
 
 // ------------------------------------------------------------------------------------------------ helpers
 
-function podKey(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
-}
 
-function ownedBy(pod: Pod, apiVersion: string, kind: string): boolean {
-  // pod/scheduling.go IsOwnedBy compares the exact apiVersion string
-  return (pod.metadata.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
-}
 
 function cond(conds: KarpenterCondition[] | undefined, type: string): KarpenterCondition | undefined {
   return conds?.find((c) => c.type === type);

@@ -307,3 +307,8 @@ export function describeAllowed(r: KRequirement | undefined): string {
   if (op === 'NotIn') return `any but ${[...r.values].sort().join(', ')}`;
   return 'any';
 }
+
+/** pod/scheduling.go IsOwnedBy: an owner reference of exactly this apiVersion and kind (no group matching). */
+export function ownedBy(pod: Pod, apiVersion: string, kind: string): boolean {
+  return (pod.metadata.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
+}

@@ -9,6 +9,8 @@
 import type { Node, NodeSelectorRequirement, Pod } from '../../../model/k8s.js';
 import { NODEPOOL_LABEL } from '../../../model/karpenter.js';
 import type { PodStage } from '../../ca-pod-filter.js';
+import { podKey } from '../../predicates/status.js';
+import { ownedBy } from './requirements.js';
 
 export interface AutoscalerGroupVerdict {
   /** CA node group (ASG) name or NodePool name. */
@@ -59,14 +61,7 @@ export type KarpenterIgnoreReason =
   | 'nodepool-does-not-exist'
   | 'karpenter-absent';
 
-function key(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
-}
 
-// karpenter pkg/utils/pod/scheduling.go:181-190 IsOwnedBy compares apiVersion and kind exactly
-function ownedBy(pod: Pod, apiVersion: string, kind: string): boolean {
-  return (pod.metadata.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
-}
 
 /** The requirement expressions Karpenter builds a pod's requirements from (pkg/scheduling/requirements.go:90-109). */
 function karpenterPodRequirementSources(pod: Pod): NodeSelectorRequirement[] {
@@ -143,10 +138,10 @@ export function routePendingPod(input: PodRoutingInput): PodRouting {
 
   const caGroupsFitting = caConsiders ? input.caGroups.filter((g) => g.fits).map((g) => g.name) : [];
   const nodePoolsFitting = karpenterConsiders ? input.nodePools.filter((g) => g.fits).map((g) => g.name) : [];
-  const base = { pod: key(pod), karpenterConsiders, karpenterIgnores: kIgnore, caConsiders, caIgnores, caGroupsFitting, nodePoolsFitting };
+  const base = { pod: podKey(pod), karpenterConsiders, karpenterIgnores: kIgnore, caConsiders, caIgnores, caGroupsFitting, nodePoolsFitting };
 
   if (!pending) {
-    return { ...base, route: 'not-pending', message: `Pod ${key(pod)} is not Pending; neither autoscaler provisions for it.` };
+    return { ...base, route: 'not-pending', message: `Pod ${podKey(pod)} is not Pending; neither autoscaler provisions for it.` };
   }
   const ca = caGroupsFitting.length > 0;
   const karp = nodePoolsFitting.length > 0;
@@ -155,17 +150,17 @@ export function routePendingPod(input: PodRoutingInput): PodRouting {
       ...base,
       route: 'both',
       message:
-        `CA and Karpenter may both provision for pod ${key(pod)}: CA node group(s) ${caGroupsFitting.join(', ')} and ` +
+        `CA and Karpenter may both provision for pod ${podKey(pod)}: CA node group(s) ${caGroupsFitting.join(', ')} and ` +
         `NodePool(s) ${nodePoolsFitting.join(', ')} can each take it, so both may add a node and one of them is wasted.`,
     };
   }
   if (ca) {
     const why = kIgnore ? ` (Karpenter ignores it: ${kIgnore.text})` : karpenterPresent ? ' (no NodePool fits it)' : '';
-    return { ...base, route: 'ca', message: `Cluster Autoscaler serves pod ${key(pod)} via ${caGroupsFitting.join(', ')}${why}.` };
+    return { ...base, route: 'ca', message: `Cluster Autoscaler serves pod ${podKey(pod)} via ${caGroupsFitting.join(', ')}${why}.` };
   }
   if (karp) {
     const why = !caConsiders ? (caIgnores ? ` (CA ignores it: ${caIgnores})` : '') : caPresent ? ' (no CA node group fits it)' : '';
-    return { ...base, route: 'karpenter', message: `Karpenter serves pod ${key(pod)} via NodePool ${nodePoolsFitting[0]}${why}.` };
+    return { ...base, route: 'karpenter', message: `Karpenter serves pod ${podKey(pod)} via NodePool ${nodePoolsFitting[0]}${why}.` };
   }
   const reasons: string[] = [];
   if (kIgnore) reasons.push(`Karpenter ignores it: ${kIgnore.text}`);
@@ -174,7 +169,7 @@ export function routePendingPod(input: PodRoutingInput): PodRouting {
   if (!caConsiders) reasons.push(`CA ignores it${caIgnores ? `: ${caIgnores}` : ''}`);
   else if (input.caGroups.length === 0) reasons.push('CA has no node group');
   else reasons.push(`no CA node group fits (${input.caGroups.map((g) => `${g.name}${g.reason ? `: ${g.reason}` : ''}`).join('; ')})`);
-  return { ...base, route: 'neither', message: `No autoscaler serves pod ${key(pod)}: ${reasons.join('; ')}.` };
+  return { ...base, route: 'neither', message: `No autoscaler serves pod ${podKey(pod)}: ${reasons.join('; ')}.` };
 }
 
 /** Routes every input pod, in input order. */

@@ -376,15 +376,26 @@ function volumeAlternatives(pod: Pod, ctx: KarpenterPlacementContext): { alterna
 
 // ------------------------------------------------------------------------------------------------ daemonsets
 
+const daemonPodsByCtx = new WeakMap<KarpenterPlacementContext, Array<{ name: string; pod: Pod }>>();
+
+/** The DaemonSet pods Karpenter adds to a new node, once per context (every Pending pod reads them). */
 function daemonPods(ctx: KarpenterPlacementContext): Array<{ name: string; pod: Pod }> {
+  const hit = daemonPodsByCtx.get(ctx);
+  if (hit) return hit;
+  // the first pod of each DaemonSet (namespace/name), in pod order: one pass over the pods, not one per DaemonSet
+  const firstLive = new Map<string, Pod>();
+  for (const p of ctx.pods ?? []) {
+    for (const o of p.metadata.ownerReferences ?? []) {
+      if (o.kind !== 'DaemonSet') continue;
+      const k = `${p.metadata.namespace ?? 'default'}/${o.name}`;
+      if (!firstLive.has(k)) firstLive.set(k, p);
+    }
+  }
   const out: Array<{ name: string; pod: Pod }> = [];
   for (const ds of ctx.daemonSets) {
     const name = `${ds.metadata.namespace ?? 'default'}/${ds.metadata.name ?? ''}`;
     // provisioner.go getDaemonSetPods: a running pod of the DaemonSet when the cluster has one, else the template
-    const live = (ctx.pods ?? []).find((p) =>
-      (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' && o.name === ds.metadata.name) &&
-      (p.metadata.namespace ?? 'default') === (ds.metadata.namespace ?? 'default'),
-    );
+    const live = firstLive.get(`${ds.metadata.namespace ?? 'default'}/${ds.metadata.name}`);
     const spec = live?.spec ?? ds.spec?.template?.spec;
     if (!spec) continue;
     const pod: Pod = { metadata: { name: ds.metadata.name, namespace: ds.metadata.namespace }, spec: { ...spec } };
@@ -393,6 +404,7 @@ function daemonPods(ctx: KarpenterPlacementContext): Array<{ name: string; pod: 
     if (live && dsAffinity) pod.spec.affinity = { ...(pod.spec.affinity ?? {}), nodeAffinity: { ...(pod.spec.affinity?.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: dsAffinity } };
     out.push({ name, pod });
   }
+  daemonPodsByCtx.set(ctx, out);
   return out;
 }
 

@@ -44,8 +44,9 @@ const UNIT_BYTES = 1 << 20;
 
 /** A parse pool started on first use and shared by the files of one load. */
 export class SharedPool {
-  // one start, awaited by every caller (a live gathering asks from all its lists at once) and by close()
-  private pool: Promise<ParsePool | undefined> | undefined;
+  // one start, shared by every caller (a live gathering asks from all its lists at once)
+  private starting: Promise<ParsePool | undefined> | undefined;
+  private started: ParsePool | undefined;
   private closed = false;
   constructor(
     private readonly mapperUrl: string,
@@ -54,13 +55,21 @@ export class SharedPool {
   ) {}
   get(): Promise<ParsePool | undefined> {
     if (this.closed) return Promise.resolve(undefined);
-    this.pool ??= import('./parse-pool.js').then((m) => m.ParsePool.create(this.mapperUrl, this.mapperArg, this.workers));
-    return this.pool;
+    this.starting ??= import('./parse-pool.js').then((m) => {
+      const pool = m.ParsePool.create(this.mapperUrl, this.mapperArg, this.workers);
+      // closed while it started: its idle workers are unref'd, so closing it need not be awaited
+      if (this.closed) {
+        void pool?.close();
+        return undefined;
+      }
+      return (this.started = pool);
+    });
+    return this.starting;
   }
   async close(): Promise<void> {
     this.closed = true;
-    const pool = await this.pool;
-    this.pool = undefined;
+    const pool = this.started;
+    this.started = undefined;
     await pool?.close();
   }
 }

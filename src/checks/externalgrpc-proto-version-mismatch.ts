@@ -1,6 +1,7 @@
 import { shellCommand } from '../model/shell.js';
 import type { Evidence } from '../model/findings.js';
 import { defineCheck } from './define-check.js';
+import { dependsOnProviderProto, optionsIncompatibility, protoTemplateIncompatibility } from '../simulate/providers/externalgrpc/findings.js';
 import { grpcFindings, grpcGate, grpcGroupSubject, grpcInput, listValue, PROVIDER_REPO } from './lib/externalgrpc.js';
 
 // G1, G2 and G11 of the field notes (4a): CA's externalgrpc client and this provider's proto disagree by CA minor.
@@ -36,8 +37,30 @@ export default defineCheck({
     const caVersion = a.ca.version.version ?? `1.${a.ca.version.minor}`;
     const image = input.providerImage ?? 'image unknown';
     const pin = `pin CA to the provider's proto: run CA 1.28.x or older with a provider built on the pre-1.35 module (go.mod k8s.io/autoscaler/cluster-autoscaler v0.0.0-20220902140806-e8d3e9b1d986), or rebuild ${PROVIDER_REPO} against the proto of your CA version (protos/externalgrpc.proto from the CA tag) before upgrading CA`;
+    let all = grpcFindings(a, 'G1', 'G2', 'G11');
+    if (input.era === 'unknown') {
+      // An image that is not the provider's own build (a fork, a mirror under another name): what CA can read of its
+      // answers depends on the proto it was built with, which the image does not say. Report only what holds either way.
+      all = all.filter((f) => !dependsOnProviderProto(f));
+      const assumed = { ...input, era: 'pre-1.35' as const };
+      const open = [...protoTemplateIncompatibility(assumed), ...optionsIncompatibility(assumed)].filter(dependsOnProviderProto);
+      if (open.length > 0) {
+        const groups = [...new Set(open.flatMap((f) => (f.id === 'G1' ? (f.values.groups as string[]) : [f.group ?? ''])))];
+        const effect = open.some((f) => f.id === 'G1')
+          ? 'gets no template for groups without a Ready node'
+          : open.some((f) => f.kind === 'panic')
+            ? 'panics on GetOptions'
+            : 'reads their scale-down timers as 0';
+        const unknown = input.providerImage
+          ? `the provider's image ${input.providerImage} is not ${PROVIDER_REPO}'s own build, so the gRPC proto it was built with is unknown`
+          : `the provider's Deployment is not in the input, so the gRPC proto its image was built with is unknown (add ${shellCommand(['kubectl', 'get', 'deployments', '-A', '-o', 'json'])} to the dump)`;
+        ctx.skip(
+          'not-provided',
+          `${unknown}: if it is the pre-1.35 proto, CA ${caVersion} ${effect} (node groups ${groups.join(', ')}); the k8s.io/autoscaler/cluster-autoscaler version in the go.mod it was built from tells (before v1.35.0: the pre-1.35 proto)`,
+        );
+      }
+    }
     // CA 1.27-1.28 zero the provision time of every group alike: one finding names them all
-    const all = grpcFindings(a, 'G1', 'G2', 'G11');
     const provisionZero = all.filter((f) => f.kind === 'provision-time-zero');
     const findings = [...all.filter((f) => f.kind !== 'provision-time-zero'), ...provisionZero.slice(0, 1)];
     for (const f of findings) {

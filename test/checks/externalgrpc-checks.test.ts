@@ -94,6 +94,41 @@ describe('externalgrpc-proto-version-mismatch', () => {
   it('does not fire for CA 1.25, whose options have no per-group provision time', () => {
     expect(run(raw({ caImageTag: 'v1.25.3' }), id).findings).toEqual([]);
   });
+
+  /** The fixture with the provider's container image replaced (a fork or a private rebuild under another name). */
+  function withProviderImage(tag: string, image: string): RawInputs {
+    const r = raw({ caImageTag: tag });
+    const provider = r.deployments.find((d) => d.metadata.name !== 'cluster-autoscaler')!;
+    provider.spec!.template!.spec!.containers![0].image = image;
+    return r;
+  }
+  const FORK = 'registry.example.com/platform/grpc-node-provider:2.4.0';
+
+  it("says it could not tell, naming the image and the groups, when the provider's image is not the provider's own build (CA 1.32)", () => {
+    const r = run(withProviderImage('v1.32.1', FORK), id);
+    // the panic needs a provider that never sets field 5: a build on the 1.29+ proto sets it
+    expect(r.findings).toEqual([]);
+    expect(r.skipped.map((s) => s.reason)).toEqual(['not-provided']);
+    expect(r.skipped[0].detail).toContain(`image ${FORK} is not`);
+    expect(r.skipped[0].detail).toContain('CA v1.32.1 panics on GetOptions (node groups general, gpu-a100)');
+    expect(r.skipped[0].detail).toContain('go.mod');
+  });
+  it('still reports what holds whatever proto the provider has: CA 1.28 never copies MaxNodeProvisionTime, CA 1.35 has no MaxNodeStartupTime field', () => {
+    const old = run(withProviderImage('v1.28.7', FORK), id);
+    expect(old.findings.map((f) => f.message)).toEqual([expect.stringContaining('MaxNodeProvisionTime = 0 for node groups master')]);
+    expect(old.skipped).toEqual([]);
+    const recent = run(withProviderImage('v1.35.0', FORK), id);
+    expect(recent.findings.map((f) => f.message)).toEqual([expect.stringContaining('MaxNodeStartupTime = 0 for every externalgrpc node group')]);
+    expect(recent.skipped[0].detail).toContain('CA v1.35.0 gets no template for groups without a Ready node (node groups master, worker-addons, general, gpu-a100, default)');
+  });
+  it('names the Deployment to add when the provider Deployment is not in the input', () => {
+    const r = raw({ caImageTag: 'v1.32.1' });
+    const without = { ...r, deployments: r.deployments.filter((d) => d.metadata.name === 'cluster-autoscaler') };
+    const out = run(without, id);
+    expect(out.findings).toEqual([]);
+    expect(out.skipped[0].detail).toContain("the provider's Deployment is not in the input");
+    expect(out.skipped[0].detail).toContain('kubectl get deployments -A -o json');
+  });
 });
 
 describe('externalgrpc-autoscaling-options-partial', () => {

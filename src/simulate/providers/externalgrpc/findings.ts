@@ -41,6 +41,15 @@ export interface GrpcFindingsInput {
   stageBoundMs?: number;
 }
 
+/**
+ * Whether a G1/G2 finding rests on the proto the provider was built with (so cannot be told for an image of unknown
+ * era): the nil template (G1), the panic and 1.35's unread duration fields (G2) do; CA 1.27-1.28's
+ * MaxNodeProvisionTime = 0 is CA's own client bug, whatever the provider answers.
+ */
+export function dependsOnProviderProto(f: GrpcFinding): boolean {
+  return f.id === 'G1' || (f.id === 'G2' && f.kind !== 'provision-time-zero');
+}
+
 /** G1: CA >= 1.35 reads only nodeBytes; a pre-1.35 server answers nodeInfo -> nil template, cached, then a nil deref. */
 export function protoTemplateIncompatibility(i: GrpcFindingsInput): GrpcFinding[] {
   // CA 1.35.0 externalgrpc_node_group.go:230-244 (nodeBytes only); provider protos/externalgrpc.proto:336-339 (nodeInfo = 1)

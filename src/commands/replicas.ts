@@ -1,8 +1,7 @@
 // Many Pending replicas of one controller: one block with a count, and how many of them CA's scale-up can place.
-import type { Resources } from '../model/scheduling.js';
 import type { PodReport } from '../model/why-pending.js';
 import type { Analysis } from '../simulate/analysis.js';
-import { parseResourceList, podRequests, sumResources } from '../simulate/resources.js';
+import { estimateScaleUpSize } from '../simulate/scale-up-size.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
 import { equivalenceSignature } from './why-pending-json.js';
 
@@ -56,40 +55,38 @@ export function groupReplicas(a: Analysis, pods: PodAnalysis[], reports: PodRepo
 }
 
 /**
- * CA's binpacking estimator, reduced to one pod shape: pods per template node (its allocatable less the DaemonSet and
- * mirror pods CA puts on it), times the nodes the group may still add (max size − target size).
- * CA: estimator/binpacking_estimator.go Estimate, capped in core/scaleup/orchestrator (max node group size).
+ * CA's estimate for the block's scale-up, in words: from estimateScaleUpSize (the same numbers -o json writes), for
+ * the group the expander picks.
  */
 function scaleUpCapacity(a: Analysis, p: PodAnalysis | undefined, r: PodReport, count: number): string | undefined {
   if (!p || r.verdict !== 'scale-up') return undefined;
   const chosen = r.nodeGroups.find((g) => g.expanderChoice) ?? r.nodeGroups.find((g) => g.fits);
   const group = chosen && a.nodeGroups.find((g) => g.name === chosen.name);
   if (!chosen || !group) return undefined;
+  const size = estimateScaleUpSize(a, group, p.requests, count);
+  if (!size) return undefined;
   const template = a.template(group);
-  if (!template.node) return undefined;
-  const free: Resources = { ...parseResourceList(template.node.status?.allocatable) };
-  const used = sumResources(template.pods.map((tp) => podRequests(tp)));
-  for (const [k, v] of Object.entries(used)) free[k] = (free[k] ?? 0) - v;
-  free.pods = (free.pods ?? 110) - template.pods.length;
-  const needs: Resources = { ...p.requests, pods: 1 };
-  let perNode = Number.POSITIVE_INFINITY;
-  for (const [k, v] of Object.entries(needs)) if (v > 0) perNode = Math.min(perNode, Math.floor(Math.max(0, free[k] ?? 0) / v));
-  if (!Number.isFinite(perNode) || perNode < 1) return undefined;
-  let room = Math.max(0, chosen.maxSize - chosen.targetSize);
-  // --max-nodes-total caps every scale-up too (CA: core/scaleup/resource/manager.go, the cluster-wide node limit)
-  const total = a.ca.flags.maxNodesTotal.value;
-  const cappedByTotal = total > 0 && total - a.raw.nodes.length < room;
-  if (cappedByTotal) room = Math.max(0, total - a.raw.nodes.length);
-  const placed = Math.min(count, perNode * room);
   const node = template.instanceType ? `new ${template.instanceType} node` : 'new node';
-  const limit = cappedByTotal ? `--max-nodes-total=${total} with ${a.raw.nodes.length} nodes` : `max ${chosen.maxSize}, target ${chosen.targetSize}`;
-  const head = `CA's estimator packs ${perNode} of them per ${node} of ${chosen.name}, which has room for ${room} more node(s) (${limit})`;
-  if (placed >= count) return `${head}: this scale-up can place all ${count}`;
+  const total = a.ca.flags.maxNodesTotal.value;
+  const perScaleUp = a.ca.flags.maxNodesPerScaleup.value;
+  const limit =
+    size.limitedBy === 'max-nodes-total'
+      ? `--max-nodes-total=${total} with ${a.raw.nodes.length} nodes`
+      : size.limitedBy === 'max-nodes-per-scaleup'
+        ? `--max-nodes-per-scaleup=${perScaleUp}; max ${group.maxSize}, target ${group.targetSize}`
+        : `max ${group.maxSize}, target ${group.targetSize}`;
+  const room = size.limitedBy === 'max-nodes-per-scaleup' ? `adds at most ${size.nodesAllowed} node(s) in one scale-up` : `has room for ${size.nodesAllowed} more node(s)`;
+  const head = `CA's estimator packs ${size.podsPerNode} of them per ${node} of ${chosen.name}, which ${room} (${limit})`;
+  if (size.podsLeftPending === 0) return `${head}: this scale-up can place all ${count}`;
   const others = r.nodeGroups.filter((g) => g.fits && g !== chosen).map((g) => g.name);
-  const rest = cappedByTotal
-    ? `they stay Pending until --max-nodes-total (${total}) is raised`
-    : others.length
-      ? `CA's next loops can scale up ${others.join(', ')} for them`
-      : `they stay Pending ("max node group size reached") until ${chosen.name}'s max size is raised or another node group fits them`;
-  return `${head}: this scale-up places ${placed} of the ${count}; for the other ${count - placed}, ${rest}`;
+  const rest =
+    size.limitedBy === 'max-nodes-total'
+      ? `they stay Pending until --max-nodes-total (${total}) is raised`
+      : size.limitedBy === 'max-nodes-per-scaleup'
+        ? // the flag bounds one scale-up, not the group: the next loop scales up again for the pods still Pending
+          `CA's next loops scale up again, at most ${perScaleUp} node(s) each (estimator/binpacking_estimator.go, the estimation limiter)`
+        : others.length
+          ? `CA's next loops can scale up ${others.join(', ')} for them`
+          : `they stay Pending ("max node group size reached") until ${chosen.name}'s max size is raised or another node group fits them`;
+  return `${head}: this scale-up places ${size.podsPlaced} of the ${count}; for the other ${size.podsLeftPending}, ${rest}`;
 }

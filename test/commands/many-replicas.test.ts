@@ -51,6 +51,19 @@ describe('why-pending --all with 3,000 Pending replicas of one ReplicaSet', () =
     );
   });
 
+  it('with --max-nodes-per-scaleup one scale-up adds at most that many nodes, and the text and -o json agree', () => {
+    const r = cli(['why-pending', '-A', '--from', dir, '--now', DEMO_NOW, '--ca-args', '--max-nodes-per-scaleup=4']);
+    const m = /packs (\d+) of them per new m5\.xlarge node of demo-general, which adds at most 4 node\(s\) in one scale-up \(--max-nodes-per-scaleup=4; max 10, target 4\): this scale-up places (\d+) of the 3000; for the other (\d+), CA's next loops scale up again, at most 4 node\(s\) each/.exec(r.stdout);
+    expect(m, r.stdout.slice(0, 2000)).not.toBeNull();
+    const [, perNode, placed] = m!;
+    expect(Number(placed)).toBe(Number(perNode) * 4);
+    const j = cli(['why-pending', '-A', '--from', dir, '--now', DEMO_NOW, '--ca-args', '--max-nodes-per-scaleup=4', '-o', 'json', '--fail-on', 'never']);
+    const doc = JSON.parse(j.stdout) as { pods: Array<{ name: string; nodeGroups?: Array<{ name: string; scaleUp?: Record<string, unknown> }> }> };
+    const first = doc.pods.find((p) => p.name === 'api-5jnmtxgjl-prp7m');
+    const size = first?.nodeGroups?.find((g) => g.name === 'demo-general')?.scaleUp;
+    expect(size).toEqual({ pods: REPLICAS, podsPerNode: Number(perNode), nodesNeeded: Math.ceil(REPLICAS / Number(perNode)), nodesAllowed: 4, limitedBy: 'max-nodes-per-scaleup', podsPlaced: Number(placed), podsLeftPending: REPLICAS - Number(placed) });
+  });
+
   it('the machine formats still list every pod', () => {
     const r = cli(['why-pending', '-A', '--from', dir, '--now', DEMO_NOW, '-o', 'name', '--fail-on', 'never']);
     expect(r.stdout.trim().split('\n')).toHaveLength(REPLICAS + 7);

@@ -225,11 +225,11 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   const eqKey = equivalenceKey(pod);
   let shared = eqKey ? eq.get(eqKey) : undefined;
   if (!shared) {
-    const sched = explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason });
+    const { fittingNode, schedulerOut } = schedulerPart(a, pod);
     const computed: SharedResult = {
-      ...(sched.fittingNodes.length > 0 ? { fittingNode: sched.fittingNodes[0] } : {}),
+      ...(fittingNode !== undefined ? { fittingNode } : {}),
       groups: a.nodeGroups.map((g) => evaluateGroup(a, pod, g)),
-      schedulerOut: schedulerReport(sched, a.view),
+      schedulerOut,
     };
     applyClusterLimits(a, computed.groups);
     shared = computed;
@@ -305,6 +305,19 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     ...(expander ? { expander } : {}),
   };
   return { pod, stage, requests, report, groups, ...(ev ? { caEvent: ev } : {}) };
+}
+
+/**
+ * The scheduler's half of a pod's result, in its compact form. The full explanation (one result per node: ~600 KB at
+ * 5,000 nodes) dies here, before the node groups are evaluated: alive through their evaluation it was copied by every
+ * scavenge and promoted, 180 MB of old-space garbage for 300 distinct workloads.
+ */
+function schedulerPart(a: Analysis, pod: Pod): { fittingNode?: string; schedulerOut: PodReport['scheduler'] } {
+  const sched = explainAgainstNodes(pod, a.view, { taintReason: a.schedulerTaintReason });
+  return {
+    ...(sched.fittingNodes.length > 0 ? { fittingNode: sched.fittingNodes[0] } : {}),
+    schedulerOut: schedulerReport(sched, a.view),
+  };
 }
 
 const viewNodeNames = new WeakMap<ClusterView, string[]>();

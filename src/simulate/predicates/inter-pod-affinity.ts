@@ -360,6 +360,11 @@ function stateWithCandidate(
   nodeInfo: NodeInfo,
   view: ClusterView,
 ): AffinityState {
+  // Nothing on the candidate can change the counts (CA's template node for a pod without pod (anti-)affinity, none
+  // of whose DaemonSet pods has required anti-affinity): the view's state as it is, not four copied maps per template.
+  const incoming = state.affinity.length > 0 || state.anti.length > 0;
+  if (!incoming && !nodeInfo.pods.some((p) => (p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0))
+    return state;
   const copy: AffinityState = {
     ...state,
     affinityCounts: new Map([...state.affinityCounts].map(([k, v]) => [k, { ...v }])),
@@ -367,7 +372,7 @@ function stateWithCandidate(
     existingAnti: new Map([...state.existingAnti].map(([k, v]) => [k, { ...v }])),
     existingAntiUnknown: new Map([...state.existingAntiUnknown].map(([k, v]) => [k, { ...v }])),
   };
-  if (copy.affinity.length > 0 || copy.anti.length > 0) addIncomingCounts(copy, nodeInfo, view);
+  if (incoming) addIncomingCounts(copy, nodeInfo, view);
   for (const p of nodeInfo.pods) {
     const raw = p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
     if (raw && raw.length > 0)
@@ -391,7 +396,7 @@ export function interPodAffinityByScan(pod: Pod, nodeInfo: NodeInfo, view: Clust
 
 function filterWithState(prefilter: AffinityState, pod: Pod, nodeInfo: NodeInfo, view: ClusterView): FilterStatus {
   let state = prefilter;
-  const invalid = [...state.affinity, ...state.anti].find((t) => !t.selector.valid);
+  const invalid = state.affinity.find((t) => !t.selector.valid) ?? state.anti.find((t) => !t.selector.valid);
   if (invalid) {
     // upstream PreFilter fails with the selector parse error; the pod cannot be scheduled anywhere
     return failure(INTER_POD_AFFINITY, 'Error', [

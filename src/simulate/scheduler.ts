@@ -9,7 +9,7 @@ import { INTER_POD_AFFINITY, interPodAffinity } from './predicates/inter-pod-aff
 import { NODE_AFFINITY, nodeAffinity } from './predicates/node-affinity.js';
 import { NODE_NAME, nodeName } from './predicates/node-name.js';
 import { NODE_PORTS, nodePorts } from './predicates/node-ports.js';
-import { NODE_RESOURCES_FIT, nodeResourcesFit } from './predicates/node-resources-fit.js';
+import { NODE_RESOURCES_FIT, nodeResourcesFit, nodeResourcesFitReasons } from './predicates/node-resources-fit.js';
 import { NODE_UNSCHEDULABLE, nodeUnschedulable } from './predicates/node-unschedulable.js';
 import { POD_TOPOLOGY_SPREAD, podTopologySpread } from './predicates/pod-topology-spread.js';
 import {
@@ -250,12 +250,13 @@ export function explainAgainstNodesPerNode(pod: Pod, view: ClusterView, options?
  * keys its nodeSelector / required node affinity name, taints, spec.unschedulable) get those plugins' statuses
  * once per class; the per-node plugins (ports, resources, topology spread, inter-pod affinity, and volumes when the
  * pod has claims) run per node. Nodes failing a static plugin share one result object. Same verdicts, reasons and
- * message as explainAgainstNodesPerNode.
+ * message as explainAgainstNodesPerNode; NodeResourcesFit's failures carry no details (the values per resource).
  */
 export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFiltersOptions): Explanation {
   const classOf = nodeClassKeyer(pod, view);
   if (!classOf) return explainAgainstNodesPerNode(pod, view, options);
-  const plugins = selectedPlugins(options);
+  // the explanation keeps reasons only (why-pending reads nothing else of it): no resource details per pod × node
+  const plugins = selectedPlugins(options).map((p) => (p.name === NODE_RESOURCES_FIT ? { ...p, filter: nodeResourcesFitReasons } : p));
   const pre = runPreFilters(pod, view, options);
   const withClaims = podHasClaims(pod);
   const isStatic = plugins.map((p) => STATIC_PLUGINS.has(p.name) || (!withClaims && VOLUME_PLUGINS.has(p.name)));
@@ -268,7 +269,8 @@ export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFi
     if (early) return early;
     let statuses = classes.get(key);
     if (!statuses) classes.set(key, (statuses = new Array<FilterStatus | undefined>(plugins.length)));
-    const notEvaluated = [...pre.notEvaluated];
+    // one shared empty list for the common case (a plugin that cannot evaluate copies it first)
+    let notEvaluated = pre.notEvaluated.length > 0 ? [...pre.notEvaluated] : NONE_NOT_EVALUATED;
     let leading = true;
     for (let i = 0; i < plugins.length; i++) {
       const plugin = plugins[i];
@@ -280,7 +282,8 @@ export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFi
       }
       if (s.code === 'Success') continue;
       if (s.code === 'NotEvaluated') {
-        if (!notEvaluated.some((n) => n.plugin === s.plugin)) notEvaluated.push(s);
+        if (notEvaluated === NONE_NOT_EVALUATED) notEvaluated = [s];
+        else if (!notEvaluated.some((n) => n.plugin === s.plugin)) notEvaluated.push(s);
         continue;
       }
       const result: PredicateResult = { fits: false, failure: styled(s, options), notEvaluated };
@@ -290,6 +293,8 @@ export function explainAgainstNodes(pod: Pod, view: ClusterView, options?: RunFi
     return { fits: notEvaluated.length === 0, notEvaluated };
   });
 }
+
+const NONE_NOT_EVALUATED: FilterStatus[] = Object.freeze([]) as unknown as FilterStatus[];
 
 /** Plugins that read only the node's labels, taints and spec.unschedulable (and its name, see nodeClassKeyer). */
 const STATIC_PLUGINS = new Set([NODE_UNSCHEDULABLE, NODE_NAME, TAINT_TOLERATION, NODE_AFFINITY]);

@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import { parseStatusYaml } from './status-yaml.js';
 import type { CaConfig } from '../model/ca-config.js';
 import type { ConfigMap } from '../model/k8s.js';
 
@@ -231,7 +232,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 function parseYamlStatus(body: string, status: CaStatus): void {
   let doc: unknown;
   try {
-    doc = parseYaml(body);
+    doc = parseStatusYaml(body) ?? parseYaml(body);
   } catch (e) {
     status.problems.push(
       `status is neither the text format nor valid YAML: ${(e as Error).message.split('\n')[0]}`,

@@ -150,32 +150,37 @@ function addExistingAnti(state: AffinityState, incoming: Pod, entry: ExistingAnt
 }
 
 /**
- * Existing pods' labels by node position, once per view: "key\0value" (and key alone) to the positions of the nodes
- * holding a pod with that label, ascending. Callers that change view.nodeInfos in place (scale-down's simulation)
+ * Existing pods' labels by node position, once per view: label key to the positions of the nodes holding a pod with
+ * that label, and per value, ascending. Callers that change view.nodeInfos in place (scale-down's simulation)
  * replace NodeInfo objects, never mutate them: `sync` adds the labels of replaced positions, so a list may name a node
- * that no longer holds such a pod (a superset, filtered by the real match), never miss one.
+ * that no longer holds such a pod (a superset, filtered by the real match), never miss one. Two levels, not
+ * "key\0value" strings: building those for every label of 100k pods, and hashing each, was most of the index's time.
  */
 interface PodLabelIndex {
   infos: NodeInfo[];
-  byPair: Map<string, number[]>;
-  byKey: Map<string, number[]>;
+  byKey: Map<string, { positions: number[]; byValue: Map<string, number[]> }>;
+}
+
+function insertPosition(list: number[], pos: number): void {
+  if (list.length === 0 || list[list.length - 1] < pos) {
+    list.push(pos);
+    return;
+  }
+  // a replaced position: insert in order unless present
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== pos) list.splice(lo, 0, pos);
 }
 
 function addPosition(m: Map<string, number[]>, key: string, pos: number): void {
   const list = m.get(key);
   if (!list) m.set(key, [pos]);
-  else if (list[list.length - 1] < pos) list.push(pos);
-  else {
-    // a replaced position: insert in order unless present
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (list[mid] < pos) lo = mid + 1;
-      else hi = mid;
-    }
-    if (list[lo] !== pos) list.splice(lo, 0, pos);
-  }
+  else insertPosition(list, pos);
 }
 
 function indexNode(index: PodLabelIndex, ni: NodeInfo, pos: number): void {
@@ -184,8 +189,11 @@ function indexNode(index: PodLabelIndex, ni: NodeInfo, pos: number): void {
     if (!labels) continue;
     for (const k in labels) {
       if (!Object.hasOwn(labels, k)) continue;
-      addPosition(index.byKey, k, pos);
-      addPosition(index.byPair, pair(k, labels[k]), pos);
+      let entry = index.byKey.get(k);
+      if (!entry) index.byKey.set(k, (entry = { positions: [], byValue: new Map() }));
+      insertPosition(entry.positions, pos);
+      const v = labels[k];
+      addPosition(entry.byValue, typeof v === 'string' ? v : String(v), pos);
     }
   }
 }
@@ -199,7 +207,7 @@ function podLabelIndex(view: ClusterView): PodLabelIndex {
   const infos = view.nodeInfos;
   let index = podLabelIndexes.get(infos);
   if (!index || index.infos.length !== infos.length) {
-    index = { infos: [...infos], byPair: new Map(), byKey: new Map() };
+    index = { infos: [...infos], byKey: new Map() };
     for (let i = 0; i < infos.length; i++) indexNode(index, infos[i], i);
     podLabelIndexes.set(infos, index);
     return index;
@@ -223,8 +231,9 @@ function candidatePositions(selector: CompiledSelector, index: PodLabelIndex): n
   let best: number[] | undefined;
   for (const r of selector.requirements) {
     let list: number[];
-    if (r.operator === 'In') list = unionSorted((r.values ?? []).map((v) => index.byPair.get(pair(r.key, v)) ?? []));
-    else if (r.operator === 'Exists') list = index.byKey.get(r.key) ?? [];
+    const entry = index.byKey.get(r.key);
+    if (r.operator === 'In') list = entry ? unionSorted((r.values ?? []).map((v) => entry.byValue.get(v) ?? [])) : [];
+    else if (r.operator === 'Exists') list = entry?.positions ?? [];
     else continue;
     if (!best || list.length < best.length) best = list;
   }

@@ -25,6 +25,8 @@ export default defineCheck({
     const dep = findProviderDeployment(a.raw.deployments);
     const ns = providerNamespace(a);
     const depName = dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider';
+    // the Deployment's own namespace for scaling it; its --namespace flag (ns) only says where its ConfigMap is
+    const depNs = dep ? (dep.deployment.metadata.namespace ?? 'default') : ns;
     for (const f of grpcFindings(a, 'G10')) {
       const diffs = f.values.differences as string[];
       ctx.report({
@@ -35,7 +37,7 @@ export default defineCheck({
           { source: f.source ?? '', observed: `loaded by the provider${typeof f.values.lastUpdated === 'string' ? `, last written ${f.values.lastUpdated}` : ''}` },
           { source: `file ${dep?.configFile ?? 'nodegroup-config.yaml'}`, observed: diffs.join('; '), expected: 'the same groups and sizes as the ConfigMap' },
         ],
-        remediation: `Apply the change where the provider reads it. Stop the provider so it cannot rewrite the ConfigMap, edit NodeGroupsConfig (keep its instances[] records), start it again:\n  ${shellCommand(['kubectl', '-n', ns, 'scale', `deploy/${depName}`, '--replicas=0'])}\n  ${shellCommand(['kubectl', '-n', ns, 'edit', 'configmap', dep?.statusConfigMap ?? 'nodegroup-status'])}\n  ${shellCommand(['kubectl', '-n', ns, 'scale', `deploy/${depName}`, '--replicas=1'])}\nThen bring the file in line, so a fresh install starts from the same config. Deleting the ConfigMap instead loses every instance record.`,
+        remediation: `Apply the change where the provider reads it. Stop the provider so it cannot rewrite the ConfigMap, edit NodeGroupsConfig (keep its instances[] records), start it again:\n  ${shellCommand(['kubectl', '-n', depNs, 'scale', `deploy/${depName}`, '--replicas=0'])}\n  ${shellCommand(['kubectl', '-n', ns, 'edit', 'configmap', dep?.statusConfigMap ?? 'nodegroup-status'])}\n  ${shellCommand(['kubectl', '-n', depNs, 'scale', `deploy/${depName}`, '--replicas=1'])}\nThen bring the file in line, so a fresh install starts from the same config. Deleting the ConfigMap instead loses every instance record.`,
       });
     }
   },

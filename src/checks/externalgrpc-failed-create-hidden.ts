@@ -44,7 +44,7 @@ export default defineCheck({
         evidence: [
           { source: `${configSource(a)} instances[id=${f.instance ?? ''}]`, observed: `stage ${String(f.values.stage)}, status Failed, providerID ""`, expected: 'a providerID, or no record' },
         ],
-        remediation: `The cloud error is only in the record and the provider's log (${shellCommand(['kubectl', '-n', dep?.namespace ?? 'kube-system', 'logs', `deploy/${dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider'}`])} | grep ${f.instance ? shellQuote(f.instance) : ''}). Fix its cause (a sold-out instance type, quota, image or subnet), then remove the failed record so the target size drops back (stop the provider, delete the record from NodeGroupsConfig, start it), and let CA scale up again.`,
+        remediation: `The cloud error is only in the record and the provider's log (${shellCommand(['kubectl', '-n', dep?.deployment.metadata.namespace ?? 'kube-system', 'logs', `deploy/${dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider'}`])} | grep ${f.instance ? shellQuote(f.instance) : ''}). Fix its cause (a sold-out instance type, quota, image or subnet), then remove the failed record so the target size drops back (stop the provider, delete the record from NodeGroupsConfig, start it), and let CA scale up again.`,
       });
     }
   },

@@ -31,7 +31,7 @@ export default defineCheck({
     if (!grpcGate(ctx)) return;
     const a = ctx.analysis;
     const dep = findProviderDeployment(a.raw.deployments);
-    const logs = shellCommand(['kubectl', '-n', dep?.namespace ?? 'kube-system', 'logs', `deploy/${dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider'}`]);
+    const logs = shellCommand(['kubectl', '-n', dep?.deployment.metadata.namespace ?? 'kube-system', 'logs', `deploy/${dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider'}`]);
     for (const f of grpcFindings(a, 'STUCK')) {
       const stage = String(f.values.stage);
       const status = String(f.values.status) || 'no status';

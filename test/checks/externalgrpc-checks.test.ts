@@ -240,6 +240,36 @@ describe('externalgrpc-accounts-key-misplaced', () => {
   });
 });
 
+/**
+ * The provider's Deployment in its own namespace, told with --namespace=kube-system where its status ConfigMap is; the
+ * ConfigMap with its start-up file moves with it (a pod mounts ConfigMaps of its own namespace).
+ */
+function providerInNamespace(ns: string): RawInputs {
+  const r = raw();
+  const provider = r.deployments.find((d) => d.metadata.name === 'cluster-autoscaler-grpc-cloud-provider')!;
+  provider.metadata.namespace = ns;
+  provider.spec!.template!.spec!.containers![0].command!.push('--namespace=kube-system');
+  r.configMaps.find((c) => c.metadata.name === 'cluster-autoscaler-grpc-cloud-provider-cm')!.metadata.namespace = ns;
+  return r;
+}
+
+describe('the kubectl commands of the externalgrpc checks', () => {
+  it("scale and read the logs of the provider's Deployment in its own namespace, and edit its ConfigMap where --namespace says", () => {
+    const r = providerInNamespace('autoscaling');
+    const ignored = run(r, 'externalgrpc-config-file-ignored').findings;
+    expect(ignored).toHaveLength(1);
+    expect(ignored[0].remediation).toContain('kubectl -n autoscaling scale deploy/cluster-autoscaler-grpc-cloud-provider --replicas=0');
+    expect(ignored[0].remediation).toContain('kubectl -n kube-system edit configmap nodegroup-status');
+    expect(ignored[0].remediation).toContain('kubectl -n autoscaling scale deploy/cluster-autoscaler-grpc-cloud-provider --replicas=1');
+    const stuck = run(r, 'externalgrpc-instance-stuck').findings;
+    expect(stuck.length).toBeGreaterThan(0);
+    for (const f of stuck) expect(f.remediation).toContain('kubectl -n autoscaling logs deploy/cluster-autoscaler-grpc-cloud-provider');
+    const hidden = run(r, 'externalgrpc-failed-create-hidden').findings;
+    expect(hidden).toHaveLength(1);
+    expect(hidden[0].remediation).toContain('kubectl -n autoscaling logs deploy/cluster-autoscaler-grpc-cloud-provider');
+  });
+});
+
 describe('externalgrpc-config-file-ignored', () => {
   const id = 'externalgrpc-config-file-ignored';
   it('fires with what differs when the file and the ConfigMap disagree (loadNodeGroups l.1377-1400)', () => {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { shedLoadGarbage } from '../gather/shed-garbage.js';
 import type { CaConfig } from '../model/ca-config.js';
 import { InputError, UsageError } from '../model/errors.js';
 import type { RawInputs } from '../model/snapshot.js';
@@ -234,6 +235,7 @@ export async function gatherInputs(
       // --now dates CA's log lines (klog has no year); without it, a log file's own time does
       const now = opts.now !== undefined ? resolveNow(opts, deps) : undefined;
       const inputs = await loadOffline(opts.from, { fields, ...(now ? { now } : {}), onFile: (f) => progress.update(`reading ${f}`) });
+      shedLoadGarbage();
       return inputs;
     }
     const { gatherLive } = await import('../gather/live.js');
@@ -254,6 +256,7 @@ export async function gatherInputs(
       const now = deps.realNow();
       raw.caLogs = raw.caLogTexts.map((t) => parseCaLogFromPod(t, now));
     }
+    shedLoadGarbage();
     return raw;
   } finally {
     progress.stop();

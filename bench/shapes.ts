@@ -162,7 +162,7 @@ function fmtMs(ms: number): string {
   return Number.isNaN(ms) ? '–' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 function fmtMb(mb: number): string {
-  return Number.isNaN(mb) ? '–' : mb >= 1024 ? `${(mb / 1024).toFixed(2)} GB` : `${Math.round(mb)} MB`;
+  return Number.isNaN(mb) ? '–' : mb >= 1024 ? `${(mb / 1024).toFixed(2)} GiB` : `${Math.round(mb)} MiB`;
 }
 function fmtBytes(b: number): string {
   return b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : b >= 1e3 ? `${(b / 1e3).toFixed(1)} KB` : `${b} B`;

@@ -1,6 +1,6 @@
 // Node -> group membership as the provider decides it (sunkaimr/cluster-autoscaler-grpc-cloud-provider @ f792442):
 // MatchNodeGroup (nodegroup/node_group.go:523-577) and NodeGroupForNode (wrapper/wrapper.go:77-104).
-import type { GrpcNodeGroupSpec } from '../../../model/externalgrpc.js';
+import type { GrpcInstance, GrpcNodeGroupSpec } from '../../../model/externalgrpc.js';
 import type { Node, Taint } from '../../../model/k8s.js';
 import { DEFAULT_GROUP_ID } from './config.js';
 
@@ -101,21 +101,61 @@ export interface NodeMembership {
  * MatchNodeGroup (so with a fresh file, no records, every node is placed by MatchNodeGroup).
  */
 export function nodeMembership(node: Node, groups: GrpcNodeGroupSpec[]): NodeMembership {
+  let perGroups = memberships.get(groups);
+  if (!perGroups) memberships.set(groups, (perGroups = new WeakMap()));
+  let m = perGroups.get(node);
+  if (!m) perGroups.set(node, (m = computeMembership(node, groups)));
+  return m;
+}
+
+/** Once per (groups, node): the groups and their nodes are read three times per command (groups, two findings). */
+const memberships = new WeakMap<GrpcNodeGroupSpec[], WeakMap<Node, NodeMembership>>();
+
+/** The groups holding a record of each node name / providerID, in group order, with each group's first such record. */
+interface RecordIndex {
+  byName: Map<string, RecordHolder[]>;
+  byProviderID: Map<string, RecordHolder[]>;
+}
+interface RecordHolder {
+  group: GrpcNodeGroupSpec;
+  record: GrpcInstance;
+}
+const recordIndexes = new WeakMap<GrpcNodeGroupSpec[], RecordIndex>();
+
+/** One pass over every group's records, instead of every record of every group for each node. */
+function recordIndex(groups: GrpcNodeGroupSpec[]): RecordIndex {
+  let index = recordIndexes.get(groups);
+  if (index) return index;
+  index = { byName: new Map(), byProviderID: new Map() };
+  const add = (m: Map<string, RecordHolder[]>, key: string, group: GrpcNodeGroupSpec, record: GrpcInstance) => {
+    const list = m.get(key);
+    if (!list) m.set(key, [{ group, record }]);
+    else if (list[list.length - 1].group !== group) list.push({ group, record });
+  };
+  for (const g of groups) {
+    for (const i of g.instances) {
+      add(index.byName, i.name, g, i);
+      if (i.providerID !== '') add(index.byProviderID, i.providerID, g, i);
+    }
+  }
+  recordIndexes.set(groups, index);
+  return index;
+}
+
+function computeMembership(node: Node, groups: GrpcNodeGroupSpec[]): NodeMembership {
   const match = matchNodeGroup(node, groups);
   const name = node.metadata.name ?? '';
   const providerID = node.spec?.providerID ?? '';
   const byName = name !== providerID;
-  const holders = groups.filter((g) =>
-    g.instances.some((i) => (byName ? i.name === name : i.providerID !== '' && i.providerID === providerID)),
-  );
+  const index = recordIndex(groups);
+  const holders = (byName ? index.byName.get(name) : providerID !== '' ? index.byProviderID.get(providerID) : undefined) ?? [];
   if (holders.length === 0) return { groupId: match.groupId, via: 'match', match };
-  const g = holders[0];
-  const rec = g.instances.find((i) => (byName ? i.name === name : i.providerID === providerID));
+  const { group: g, record: rec } = holders[0];
   const m: NodeMembership = { groupId: g.id, via: 'record', match };
-  if (rec) m.recordStage = rec.stage;
-  if (match.groupId !== g.id && rec?.stage === 'Running') m.movesTo = match.groupId;
+  m.recordStage = rec.stage;
+  if (match.groupId !== g.id && rec.stage === 'Running') m.movesTo = match.groupId;
   if (holders.length > 1) {
-    m.error = `node(${byName ? name : providerID}) matched multiple nodegroup [${holders.map((h) => h.id).join(' ')}]`;
+    m.error = `node(${byName ? name : providerID}) matched multiple nodegroup [${holders.map((h) => h.group.id).join(' ')}]`;
   }
   return m;
 }

@@ -90,4 +90,29 @@ describe('NodeGroupForNode: by instance record first', () => {
   it('places a node without a record by MatchNodeGroup', () => {
     expect(nodeMembership(node('new-node', { 'node-role.kubernetes.io/general': '' }), recorded)).toMatchObject({ groupId: 'general', via: 'match' });
   });
+
+  it("answers the first group holding a record of the node and names every holder in the provider's error (FindNodeGroupByNodeName l.607-633)", () => {
+    const rec = recorded[0].instances[0];
+    const twice = [
+      recorded[0],
+      { ...GROUPS[1], instances: [{ ...rec, id: 'a8d0s1k2', stage: 'Joined' }, { ...rec, id: 'b7c6d5e4' }] },
+      { ...GROUPS[2], instances: [{ ...rec, id: 'z9y8x7w6', name: 'other-node' }] },
+      GROUPS[3],
+    ];
+    const m = nodeMembership(node('node-7fj2ka.vm10-20-1-14', {}), twice);
+    expect(m).toMatchObject({ groupId: 'general', via: 'record', recordStage: 'Running' });
+    expect(m.error).toBe('node(node-7fj2ka.vm10-20-1-14) matched multiple nodegroup [general addons]');
+    // a group's first record of the node is the one that counts
+    const addonsFirst = [twice[1], twice[0], GROUPS[3]];
+    expect(nodeMembership(node('node-7fj2ka.vm10-20-1-14', {}), addonsFirst)).toMatchObject({ groupId: 'addons', recordStage: 'Joined' });
+  });
+
+  it('finds the record by providerID when the node is named by it (wrapper.go:77-104), and never by an empty providerID', () => {
+    const pid = recorded[0].instances[0].providerID;
+    const byPid: Node = { ...node(pid, {}), spec: { providerID: pid } };
+    expect(nodeMembership(byPid, recorded)).toMatchObject({ groupId: 'general', via: 'record' });
+    const unnamed: Node = { ...node('', {}), spec: { providerID: '' } };
+    const blank = [{ ...recorded[0], instances: [{ ...recorded[0].instances[0], name: 'x', providerID: '' }] }, ...GROUPS.slice(1)];
+    expect(nodeMembership(unnamed, blank).via).toBe('match');
+  });
 });

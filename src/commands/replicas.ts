@@ -3,7 +3,7 @@ import type { PodReport } from '../model/why-pending.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { estimateScaleUpSize } from '../simulate/scale-up-size.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
-import { equivalenceSignature } from './why-pending-json.js';
+import { groupEquivalent } from './why-pending-json.js';
 
 export interface ReplicaSummary {
   /** How many pods the block stands for (itself included). */
@@ -19,38 +19,15 @@ export interface ReplicaSummary {
  * first report of each group; the others are left out of `shown`. A group of one is shown as it is.
  */
 export function groupReplicas(a: Analysis, pods: PodAnalysis[], reports: PodReport[]): { shown: PodReport[]; replicas: Map<PodReport, ReplicaSummary> } {
-  const groups = new Map<string, { first: PodReport; index: number; owner: string }>();
-  const counts = new Map<PodReport, number>();
+  const { carrier, count, owner } = groupEquivalent(pods, reports);
   const shown: PodReport[] = [];
-  const ownerKeys = reports.map((r, i) => {
-    const ref = pods[i]?.pod.metadata.ownerReferences?.find((o) => o.controller);
-    return ref ? { owner: `${ref.kind} ${ref.name}`, key: `${r.namespace}/${ref.uid ?? `${ref.kind} ${ref.name}`}` } : undefined;
-  });
-  // a controller with one Pending pod groups with nothing: its signature (a hash of every node's result) is not needed
-  const perOwner = new Map<string, number>();
-  for (const o of ownerKeys) if (o) perOwner.set(o.key, (perOwner.get(o.key) ?? 0) + 1);
-  reports.forEach((r, i) => {
-    const o = ownerKeys[i];
-    if (!o || perOwner.get(o.key) === 1) {
-      shown.push(r);
-      return;
-    }
-    const owner = o.owner;
-    // one signature for the text and the JSON (sameAs); the scheduler's per-node list is compared by digest
-    const key = equivalenceSignature(r, o.key);
-    const g = groups.get(key);
-    if (g) counts.set(g.first, (counts.get(g.first) ?? 1) + 1);
-    else {
-      groups.set(key, { first: r, index: i, owner });
-      shown.push(r);
-    }
-  });
   const replicas = new Map<PodReport, ReplicaSummary>();
-  for (const g of groups.values()) {
-    const count = counts.get(g.first) ?? 1;
-    if (count < 2) continue;
-    replicas.set(g.first, { count, owner: g.owner, capacity: scaleUpCapacity(a, pods[g.index], g.first, count) });
-  }
+  reports.forEach((r, i) => {
+    if (carrier[i] !== i) return;
+    shown.push(r);
+    const n = count.get(i) ?? 1;
+    if (n >= 2) replicas.set(r, { count: n, owner: owner.get(i) ?? '', capacity: scaleUpCapacity(a, pods[i], r, n) });
+  });
   return { shown, replicas };
 }
 

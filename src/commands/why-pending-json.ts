@@ -168,14 +168,20 @@ export function equivalenceSignature(r: PodReport, owner: string): string {
   return `${owner}\u0000${digestScheduler(scheduler).digest}\u0000${digestGroups(nodeGroups)}\u0000${JSON.stringify({ ...rest, message: scheduler.message, caEvent: event })}`;
 }
 
-interface Grouping {
+export interface Grouping {
   /** For each report: the index of the report carrying its evaluation (itself when it carries one). */
   carrier: number[];
+  /** For a carrier: how many reports it stands for, itself included (absent: 1). */
   count: Map<number, number>;
+  /** For a carrier with a controller: "ReplicaSet web-7d9f". */
   owner: Map<number, string>;
 }
 
-function groupEquivalent(pods: PodAnalysis[], reports: PodReport[]): Grouping {
+/**
+ * CA's equivalence groups among the reports (one controller, one spec, the same result): the JSON's `sameAs` and the
+ * text's replica blocks both come from here.
+ */
+export function groupEquivalent(pods: PodAnalysis[], reports: PodReport[]): Grouping {
   const carrier: number[] = [];
   const count = new Map<number, number>();
   const owner = new Map<number, string>();

@@ -103,15 +103,7 @@ function detail(r: InsufficientResource, nodeName: string | undefined): string {
 }
 
 export function nodeResourcesFit(pod: Pod, nodeInfo: NodeInfo, _view?: ClusterView): FilterStatus {
-  const short = insufficientResources(pod, nodeInfo);
-  if (short.length === 0) return success(NODE_RESOURCES_FIT);
-  const code = short.some((s) => s.unresolvable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
-  return failure(
-    NODE_RESOURCES_FIT,
-    code,
-    short.map((s) => s.reason),
-    short.map((s) => detail(s, nodeInfo.node.metadata.name)),
-  );
+  return fitStatus(pod, nodeInfo, true);
 }
 
 /**
@@ -119,8 +111,15 @@ export function nodeResourcesFit(pod: Pod, nodeInfo: NodeInfo, _view?: ClusterVi
  * every node, of which only the reasons are read; the details' strings were a tenth of why-pending's allocations.
  */
 export function nodeResourcesFitReasons(pod: Pod, nodeInfo: NodeInfo, _view?: ClusterView): FilterStatus {
+  return fitStatus(pod, nodeInfo, false);
+}
+
+function fitStatus(pod: Pod, nodeInfo: NodeInfo, withDetails: boolean): FilterStatus {
   const short = insufficientResources(pod, nodeInfo);
   if (short.length === 0) return success(NODE_RESOURCES_FIT);
   const code = short.some((s) => s.unresolvable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
-  return failure(NODE_RESOURCES_FIT, code, short.map((s) => s.reason));
+  const reasons = short.map((s) => s.reason);
+  return withDetails
+    ? failure(NODE_RESOURCES_FIT, code, reasons, short.map((s) => detail(s, nodeInfo.node.metadata.name)))
+    : failure(NODE_RESOURCES_FIT, code, reasons);
 }

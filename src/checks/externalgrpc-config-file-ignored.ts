@@ -1,6 +1,6 @@
 import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
-import { grpcFindings, grpcGate, providerNamespace, PROVIDER_REPO } from './lib/externalgrpc.js';
+import { grpcFindings, grpcGate, providerDeploymentRef, providerNamespace, PROVIDER_REPO } from './lib/externalgrpc.js';
 import { findProviderDeployment } from '../simulate/providers/externalgrpc/deployment.js';
 
 // G10: loadNodeGroups reads the nodegroup-status ConfigMap first and the file only when it is absent or empty.
@@ -24,9 +24,8 @@ export default defineCheck({
     const a = ctx.analysis;
     const dep = findProviderDeployment(a.raw.deployments);
     const ns = providerNamespace(a);
-    const depName = dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider';
     // the Deployment's own namespace for scaling it; its --namespace flag (ns) only says where its ConfigMap is
-    const depNs = dep ? (dep.deployment.metadata.namespace ?? 'default') : ns;
+    const { namespace: depNs, name: depName } = providerDeploymentRef(a);
     for (const f of grpcFindings(a, 'G10')) {
       const diffs = f.values.differences as string[];
       ctx.report({

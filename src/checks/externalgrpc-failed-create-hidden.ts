@@ -1,9 +1,8 @@
-import { shellCommand, shellQuote } from '../model/shell.js';
+import { shellQuote } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
-import { findProviderDeployment } from '../simulate/providers/externalgrpc/deployment.js';
 import { grpcOptionsAsCaSees } from '../simulate/providers/externalgrpc/options.js';
 import type { GrpcFindingsInput } from '../simulate/providers/externalgrpc/findings.js';
-import { configSource, grpcFindings, grpcGate, grpcInput, minutes, PROVIDER_REPO } from './lib/externalgrpc.js';
+import { configSource, grpcFindings, grpcGate, grpcInput, minutes, PROVIDER_REPO, providerLogsCommand } from './lib/externalgrpc.js';
 
 /** MaxNodeProvisionTime as CA of this version reads it for the group (0 on CA 1.27-1.28 with this provider). */
 function provisionTimeOf(input: GrpcFindingsInput, group: string | undefined): number {
@@ -31,7 +30,6 @@ export default defineCheck({
   run(ctx) {
     if (!grpcGate(ctx)) return;
     const a = ctx.analysis;
-    const dep = findProviderDeployment(a.raw.deployments);
     const input = grpcInput(a);
     for (const f of grpcFindings(a, 'G5')) {
       const age = typeof f.values.ageMs === 'number' ? ` ${minutes(f.values.ageMs)} ago` : '';
@@ -44,7 +42,7 @@ export default defineCheck({
         evidence: [
           { source: `${configSource(a)} instances[id=${f.instance ?? ''}]`, observed: `stage ${String(f.values.stage)}, status Failed, providerID ""`, expected: 'a providerID, or no record' },
         ],
-        remediation: `The cloud error is only in the record and the provider's log (${shellCommand(['kubectl', '-n', dep?.deployment.metadata.namespace ?? 'kube-system', 'logs', `deploy/${dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider'}`])} | grep ${f.instance ? shellQuote(f.instance) : ''}). Fix its cause (a sold-out instance type, quota, image or subnet), then remove the failed record so the target size drops back (stop the provider, delete the record from NodeGroupsConfig, start it), and let CA scale up again.`,
+        remediation: `The cloud error is only in the record and the provider's log (${providerLogsCommand(a)} | grep ${f.instance ? shellQuote(f.instance) : ''}). Fix its cause (a sold-out instance type, quota, image or subnet), then remove the failed record so the target size drops back (stop the provider, delete the record from NodeGroupsConfig, start it), and let CA scale up again.`,
       });
     }
   },

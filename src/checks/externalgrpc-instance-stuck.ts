@@ -1,7 +1,6 @@
-import { shellCommand, shellQuote } from '../model/shell.js';
+import { shellQuote } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
-import { findProviderDeployment } from '../simulate/providers/externalgrpc/deployment.js';
-import { configSource, grpcFindings, grpcGate, minutes, PROVIDER_REPO } from './lib/externalgrpc.js';
+import { configSource, grpcFindings, grpcGate, minutes, PROVIDER_REPO, providerLogsCommand } from './lib/externalgrpc.js';
 
 const NEXT_STEP: Record<string, string> = {
   Creating: 'the cloud has not reported the VM running',
@@ -30,8 +29,7 @@ export default defineCheck({
   run(ctx) {
     if (!grpcGate(ctx)) return;
     const a = ctx.analysis;
-    const dep = findProviderDeployment(a.raw.deployments);
-    const logs = shellCommand(['kubectl', '-n', dep?.deployment.metadata.namespace ?? 'kube-system', 'logs', `deploy/${dep?.deployment.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider'}`]);
+    const logs = providerLogsCommand(a);
     for (const f of grpcFindings(a, 'STUCK')) {
       const stage = String(f.values.stage);
       const status = String(f.values.status) || 'no status';

@@ -40,6 +40,18 @@ export function providerNamespace(a: Analysis): string {
   return findProviderDeployment(a.raw.deployments)?.namespace ?? 'kube-system';
 }
 
+/** The provider's Deployment as kubectl addresses it: its own namespace (not its --namespace flag) and name. */
+export function providerDeploymentRef(a: Analysis): { namespace: string; name: string } {
+  const dep = findProviderDeployment(a.raw.deployments)?.deployment;
+  return { namespace: dep?.metadata.namespace ?? 'kube-system', name: dep?.metadata.name ?? 'cluster-autoscaler-grpc-cloud-provider' };
+}
+
+/** `kubectl logs` of the provider's Deployment, shell-quoted. */
+export function providerLogsCommand(a: Analysis): string {
+  const ref = providerDeploymentRef(a);
+  return shellCommand(['kubectl', '-n', ref.namespace, 'logs', `deploy/${ref.name}`]);
+}
+
 /** The kubectl command that puts the provider's state into a dump. */
 export function statusConfigMapCommand(a: Analysis): string {
   const dep = findProviderDeployment(a.raw.deployments);

@@ -40,7 +40,6 @@ import {
   karpenterLegacyTarget,
 } from '../model/karpenter-crds.js';
 
-
 const K8S_DATA_KINDS = new Set<DataKind>(Object.values(KIND_TO_DATA));
 
 /** Files whose name says "a kubectl or aws dump": read as JSON/YAML unless their content is CA's record. */

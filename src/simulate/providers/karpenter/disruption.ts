@@ -146,7 +146,6 @@ function cond(conditions: readonly KarpenterCondition[] | undefined, type: strin
   return conditions?.find((c) => c.type === type);
 }
 
-
 function ms(iso: string | undefined | null): number | undefined {
   if (!iso) return undefined;
   const t = Date.parse(iso);
@@ -178,7 +177,6 @@ function nillableDuration(v: string | undefined, dflt: string): { ms: number | n
     return { ms: null, error: (e as Error).message };
   }
 }
-
 
 // pkg/utils/pod/scheduling.go:35-38 IsActive: not terminal, not terminating
 function isActive(pod: Pod): boolean {

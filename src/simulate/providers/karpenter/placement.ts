@@ -156,8 +156,6 @@ export interface KarpenterPendingExplanation {
 
 // ------------------------------------------------------------------------------------------------ helpers
 
-
-
 function cond(conds: KarpenterCondition[] | undefined, type: string): KarpenterCondition | undefined {
   return conds?.find((c) => c.type === type);
 }

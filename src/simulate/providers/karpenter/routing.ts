@@ -61,8 +61,6 @@ export type KarpenterIgnoreReason =
   | 'nodepool-does-not-exist'
   | 'karpenter-absent';
 
-
-
 /** The requirement expressions Karpenter builds a pod's requirements from (pkg/scheduling/requirements.go:90-109). */
 function karpenterPodRequirementSources(pod: Pod): NodeSelectorRequirement[] {
   const out: NodeSelectorRequirement[] = [];

@@ -1,6 +1,6 @@
 import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/template-node.js';
+import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
 import { isPendingCandidate } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
 import {

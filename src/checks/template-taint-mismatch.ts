@@ -5,7 +5,7 @@ import {
   scratchRelevance,
   taintDrifts,
 } from '../simulate/asg-audit.js';
-import { TAINT_PREFIX } from '../simulate/template-node.js';
+import { TAINT_PREFIX } from '../simulate/providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   deleteTagCommand,

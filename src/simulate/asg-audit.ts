@@ -12,12 +12,9 @@ import type { InstanceTypeInfo } from './instance-types.js';
 import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
 import { findUntoleratedTaint, tolerationsTolerateTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList } from './resources.js';
-import {
-  resolveLaunchTemplateVersion,
-  type ScratchTemplate,
-  sanitizeTaints,
-  type TemplateResult,
-} from './template-node.js';
+import type { ScratchTemplate, TemplateResult } from './node-group-provider.js';
+import { resolveLaunchTemplateVersion } from './providers/aws/template.js';
+import { sanitizeTaints } from './template-node.js';
 import { isPendingCandidate } from './why-pending.js';
 
 // ---------------------------------------------------------------------------------------------------------------

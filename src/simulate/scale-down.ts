@@ -15,6 +15,7 @@ import { formatResource } from '../model/quantity.js';
 import type {
   BlockingPodReason,
   BlockingPodReport,
+  GroupScaleDownOptions,
   NodeUtilization,
   NodeWait,
   NotBlockingPod,
@@ -53,8 +54,6 @@ import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.j
 import { calculateUtilization, nodeGpuResource } from './utilization.js';
 
 export const SCALE_DOWN_DISABLED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/scale-down-disabled';
-// the AWS provider's per-ASG options (GetOptions) live with it; re-exported so existing imports keep working
-export { AUTOSCALING_OPTIONS_PREFIX, groupScaleDownOptions } from './providers/aws/options.js';
 /** CA: core/scaledown/actuation MaxCloudProviderNodeDeletionTime — a ToBeDeleted taint younger than this = being deleted. */
 const MAX_NODE_DELETION_MS = 5 * 60_000;
 
@@ -89,19 +88,6 @@ export interface NodeScaleDown {
   simulated: boolean;
   /** NoPlaceToMovePods: the pod that fits nowhere. */
   unplaceablePod?: Pod;
-}
-
-export interface GroupScaleDownOptions {
-  threshold: number;
-  gpuThreshold: number;
-  /** 'provider': the provider's GetOptions answered (externalgrpc's autoscalingOptions). */
-  thresholdSource: 'flag' | 'asg-tag' | 'provider';
-  gpuThresholdSource: 'flag' | 'asg-tag' | 'provider';
-  unneededTimeMs: number;
-  unreadyTimeMs: number;
-  ignoreDaemonSetsUtilization: boolean;
-  /** Tag values CA would reject (warning log, default kept). */
-  problems: string[];
 }
 
 export interface Cooldown {

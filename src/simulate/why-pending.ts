@@ -17,12 +17,8 @@ import { findUntoleratedTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
 import { evaluateAllFilters, type Explanation, explainAgainstNodes } from './scheduler.js';
 import { groupReadiness } from './node-groups.js';
-import {
-  alternativeTemplates,
-  shapeDiffKeys,
-  shapeDifference,
-  type TemplateResult,
-} from './template-node.js';
+import type { TemplateResult } from './node-group-provider.js';
+import { alternativeTemplates, shapeDiffKeys, shapeDifference } from './template-node.js';
 
 // CA: core/scaleup/orchestrator/skippedreasons.go
 export const SKIP_NOT_READY = 'not ready for scale-up';

@@ -7,7 +7,8 @@ import {
   provisioningClassAnnotation,
   provReqCaSettings,
 } from '../simulate/provisioning-request.js';
-import { examinedPods, isPendingCandidate } from '../simulate/why-pending.js';
+import { examinedPods } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
 import { notGathered, provReqState } from './lib/ca-crds.js';
 import { podRef, podSubject } from './lib/support.js';

@@ -1,6 +1,6 @@
+import { formatTaint } from '../model/k8s.js';
 import {
   auditedGroups,
-  formatTaint,
   relevanceText,
   scratchRelevance,
   taintDrifts,

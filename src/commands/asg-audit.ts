@@ -9,7 +9,7 @@ import { terminalStyle } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
 import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../simulate/asg-audit.js';
 import { buildIamPlan } from '../simulate/iam.js';
-import { isPendingCandidate } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import {
   gatherInputs,
   loadInstanceTypeData,

@@ -10,7 +10,7 @@ import { safeText } from '../report/sanitize.js';
 import { terminalStyle } from '../report/style.js';
 import { plainTable } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
-import { isPendingCandidate } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { type AsgAuditOptions, auditAsgs } from './asg-audit.js';
 import type { RawInputs } from '../model/snapshot.js';
 import {

@@ -11,7 +11,8 @@ import { wrapProse } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
-import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
+import { analyzePods } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { InputError } from '../model/errors.js';
 import {
   isKarpenterNode,

@@ -16,7 +16,8 @@ import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
 import { renderKarpenterPodSection, withKarpenterEntries } from '../report/karpenter-text.js';
 import { Analysis } from '../simulate/analysis.js';
 import { loggedFailureText } from '../simulate/ca-record.js';
-import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
+import { analyzePods } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { podRequests, type ResourceProblem } from '../simulate/resources.js';
 import {
   gatherInputs,

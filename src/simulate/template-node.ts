@@ -1,5 +1,5 @@
 import type { CaConfig } from '../model/ca-config.js';
-import type { DaemonSet, Node, NodeCondition, Pod, ResourceMap, Taint, Toleration } from '../model/k8s.js';
+import { type DaemonSet, type Node, type NodeCondition, type Pod, type ResourceMap, type Taint, taintKey, type Toleration } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { controllerRef, isDaemonSetPod } from './drainability/pod-util.js';
 import type { ScratchTemplate, TemplateContext, TemplateResult } from './node-group-provider.js';
@@ -362,7 +362,7 @@ const SHAPE_LABELS = [
 export function templateShape(node: Node): string {
   const labels = node.metadata.labels ?? {};
   const parts = SHAPE_LABELS.filter((k) => Object.hasOwn(labels, k)).map((k) => `${k}=${labels[k]}`);
-  const taints = (node.spec?.taints ?? []).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`).sort();
+  const taints = (node.spec?.taints ?? []).map(taintKey).sort();
   const alloc = Object.entries(node.status?.allocatable ?? {})
     .map(([k, v]) => `${k}=${v}`)
     .sort();
@@ -373,9 +373,9 @@ export function templateShape(node: Node): string {
 export function shapeDiffKeys(a: Node, b: Node): { labels: string[]; taints: boolean; allocatable: boolean } {
   const la = a.metadata.labels ?? {};
   const lb = b.metadata.labels ?? {};
-  const taintKey = (n: Node) =>
+  const taintsKey = (n: Node) =>
     (n.spec?.taints ?? [])
-      .map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`)
+      .map(taintKey)
       .sort()
       .join(',');
   const allocKey = (n: Node) =>
@@ -385,7 +385,7 @@ export function shapeDiffKeys(a: Node, b: Node): { labels: string[]; taints: boo
       .join(',');
   return {
     labels: SHAPE_LABELS.filter((k) => la[k] !== lb[k]),
-    taints: taintKey(a) !== taintKey(b),
+    taints: taintsKey(a) !== taintsKey(b),
     allocatable: allocKey(a) !== allocKey(b),
   };
 }

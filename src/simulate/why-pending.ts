@@ -89,11 +89,6 @@ function equivalenceKey(pod: Pod): string | undefined {
   return `${owner.kind}/${owner.uid}`;
 }
 
-export function isPendingCandidate(pod: Pod): boolean {
-  const phase = pod.status?.phase ?? 'Pending';
-  return phase === 'Pending' && !pod.spec?.nodeName;
-}
-
 /** The pods a why-pending run examines: the command's scope, Pending and unscheduled. Sorted by namespace/name. */
 export function examinedPods(a: Analysis): Pod[] {
   return a.raw.pods.filter((p) => a.scope(p)).sort((x, y) => key(x).localeCompare(key(y)));

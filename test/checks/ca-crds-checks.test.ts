@@ -11,7 +11,7 @@ import type { CaCrdInputs } from '../../src/model/ca-crds.js';
 import type { ConfigMap, KubeEvent } from '../../src/model/k8s.js';
 import type { DataKind, RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { isPendingCandidate } from '../../src/simulate/why-pending.js';
+import { isPendingCandidate } from '../../src/model/k8s.js';
 import { capacityBuffer, condition, podTemplate, provisioningRequest, readyBufferStatus } from '../builders/ca-crds.js';
 import { asg } from '../builders/aws.js';
 import { node } from '../builders/k8s.js';

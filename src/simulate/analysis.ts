@@ -13,7 +13,6 @@ import {
   type StaticInstanceTypeData,
 } from './instance-types.js';
 import { buildClusterView } from './scheduler.js';
-import { awsClusterNames } from './providers/aws/relevance.js';
 import { providerFor } from './providers/index.js';
 import type { NodeGroupProvider, ProviderContext } from './providers/types.js';
 import type { TemplateContext, TemplateResult } from './node-group-provider.js';
@@ -154,9 +153,9 @@ export class Analysis {
     return this.asgGroupsMemo();
   }
 
-  /** Cluster names this snapshot knows of: from CA's discovery tags (k8s.io/cluster-autoscaler/<name>) and eks: tags of owned ASGs. */
+  /** Cluster names this snapshot knows of, as the provider reads them (AWS: CA's discovery tags, eks: tags of owned ASGs). */
   clusterNames(): Set<string> {
-    return awsClusterNames(this.ca, this.nodeGroupsResult);
+    return this.provider.clusterNames(this.providerContext, this.nodeGroupsResult);
   }
 
   private podsByNodeMemo = memo(() => {

@@ -21,6 +21,8 @@ export interface NodeGroupProvider extends TemplateProvider {
   readonly id: ProviderId;
   /** Groups CA sees, nodes mapped onto them, nodes CA does not autoscale, refresh errors. */
   buildNodeGroups(ctx: ProviderContext): NodeGroupsResult;
+  /** The names this snapshot gives its cluster (AWS: CA's discovery tags, --cluster-name, owned ASGs' cluster tags). */
+  clusterNames(ctx: ProviderContext, all: NodeGroupsResult): Set<string>;
   /** Whether a group matters to this cluster's report (AWS: discovered, has nodes, or tagged for the cluster). */
   isRelevant(group: NodeGroup, ctx: ProviderContext, all: NodeGroupsResult): boolean;
   // groupNoun, scratchTemplate (TemplateNodeInfo()), mergesScratchResourcesIntoRealNodes, addsKubeProxyToScratch:

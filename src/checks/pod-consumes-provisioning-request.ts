@@ -1,4 +1,4 @@
-import { caCrdList } from '../model/ca-crds.js';
+import { gatheredList } from '../model/snapshot.js';
 import {
   consumedProvisioningRequestRef,
   consumerPodReason,
@@ -34,7 +34,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    const provReqs = caCrdList(a.raw, 'provisioningRequests');
+    const provReqs = gatheredList(a.raw, 'provisioningRequests');
     for (const pod of examinedPods(a)) {
       if (!isPendingCandidate(pod)) continue;
       const ref = consumedProvisioningRequestRef(pod);

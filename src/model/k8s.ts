@@ -323,6 +323,16 @@ export interface ConfigMap extends KubeObject {
 
 export type ServiceAccount = KubeObject;
 
+/** metav1.Condition (status.conditions of CRDs): reason and lastTransitionTime are required by the API. */
+export interface MetaCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown' | string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
 /** A taint as kubectl and kube-scheduler print it (pretty.Taint): `key=value:Effect`, or `key:Effect` when the value is empty. */
 export function formatTaint(t: Taint): string {
   return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;

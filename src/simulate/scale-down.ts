@@ -6,11 +6,11 @@
  * (timers, NodeGroupMinSizeReached, MinimalResourceLimitExceeded) and the cooldowns.
  * Pure: derived from one Analysis, cached per Analysis.
  */
-import { caCrdList } from '../model/ca-crds.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
 import type { CaConfig } from '../model/ca-config.js';
 import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
+import { gatheredList } from '../model/snapshot.js';
 import { formatResource } from '../model/quantity.js';
 import type {
   BlockingPodReason,
@@ -754,11 +754,11 @@ function compute(a: Analysis): ScaleDownAnalysis {
   // CapacityBuffer fake pods are injected into the same pending list (CA ≥ 1.34, --capacity-buffer-pod-injection-enabled;
   // processors/capacitybuffer/pod_list_processor.go) and packed onto existing nodes the same way: where they fit they
   // hold room, and count on the node as used capacity
-  const buffers = caCrdList(a.raw, 'capacityBuffers') ?? [];
+  const buffers = gatheredList(a.raw, 'capacityBuffers') ?? [];
   if (buffers.length > 0) {
     const states = capacityBufferStates(buffers, {
       settings: capacityBufferCaSettings(ca),
-      podTemplates: caCrdList(a.raw, 'podTemplates'),
+      podTemplates: gatheredList(a.raw, 'podTemplates'),
       workloads: { deployments: a.raw.deployments, replicaSets: a.raw.replicaSets, statefulSets: a.raw.statefulSets, jobs: a.raw.jobs },
       events: a.raw.events,
     });

@@ -112,7 +112,7 @@ export interface WhyPendingRound {
 
 /** The namespace of the kubeconfig context casdoctor runs against, "default" when it names none (kubectl's rule). */
 async function contextNamespace(o: WhyPendingOptions): Promise<string> {
-  const { loadKubeConfig } = await import('../gather/live-kubernetes.js');
+  const { loadKubeConfig } = await import('../gather/kube-client.js');
   const { kc, context } = await loadKubeConfig({ kubeconfig: o.kubeconfig, context: o.context });
   return kc.getContextObject(context)?.namespace || 'default';
 }

@@ -286,11 +286,11 @@ export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResu
     return runWhyPending({ ...o }, deps);
   }
   if (choice === 'node-group-audit') {
-    const { runNodeGroupAudit } = await import('./node-group-audit.js');
+    const { runNodeGroupAudit } = await import('./audit.js');
     return runNodeGroupAudit({ ...o }, deps);
   }
   if (choice === 'asg-audit') {
-    const { runAsgAudit } = await import('./asg-audit.js');
+    const { runAsgAudit } = await import('./audit.js');
     return runAsgAudit({ ...o }, deps);
   }
   if (choice === 'scale-down-blockers') {

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAsgAudit, type AsgAuditOptions } from '../../../src/commands/asg-audit.js';
+import type { AsgAuditOptions } from '../../../src/commands/asg-audit.js';
+import { runAsgAudit, runNodeGroupAudit } from '../../../src/commands/audit.js';
 import { runExplain, runListChecks } from '../../../src/commands/checks.js';
 import { OUTPUT_FORMATS } from '../../../src/commands/completion.js';
-import { runNodeGroupAudit } from '../../../src/commands/node-group-audit.js';
 import { runOverview } from '../../../src/commands/overview.js';
 import { runPreflight, type PreflightCommandOptions } from '../../../src/commands/preflight.js';
 import { runScaleDownBlockers } from '../../../src/commands/scale-down-blockers.js';

@@ -46,14 +46,16 @@ const preflight =
   (o, d) =>
     runPreflight({ ...o, namespace: 'default', strict: true, ...extra }, d);
 
-/** The commands every dump (a --from directory) runs; `asg-audit` and `node-group-audit` each under both providers. */
+/**
+ * The commands every dump (a --from directory) runs; `asg-audit` and `node-group-audit` each under both providers
+ * (node-group-audit --iam-policy is asg-audit's run under AWS, and ignored under another provider: not repeated).
+ */
 const DUMP_CELLS: Cell[] = [
   { stem: 'why-pending', command: 'why-pending', run: whyPending },
   { stem: 'scale-down-blockers', command: 'scale-down-blockers', run: scaleDown },
   { stem: 'asg-audit', command: 'asg-audit', run: runAsgAudit },
   { stem: 'asg-audit.iam-policy', command: 'asg-audit', run: (o, d) => runAsgAudit(withIam(o), d) },
   { stem: 'node-group-audit', command: 'node-group-audit', run: runNodeGroupAudit },
-  { stem: 'node-group-audit.iam-policy', command: 'node-group-audit', run: (o, d) => runNodeGroupAudit(withIam(o), d) },
   { stem: 'overview', command: '', run: runOverview },
   { stem: 'preflight', command: 'preflight', run: preflight({ filename: [PREFLIGHT_MANIFESTS] }) },
 ];

@@ -1,7 +1,7 @@
 import { auditedGroups, podRef, workloadPods, zonalVolumesOf } from '../simulate/asg-audit.js';
 import { podMatchesNodeSelectorAndAffinity } from '../simulate/predicates/node-affinity.js';
 import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
-import { isPendingCandidate } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, listNames } from './lib/asg-audit.js';
 

@@ -1,4 +1,4 @@
-import { caCrdDataKind, caCrdList } from '../model/ca-crds.js';
+import { gatheredList } from '../model/snapshot.js';
 import type { Evidence } from '../model/findings.js';
 import { capacityBufferCaSettings, explainCapacityBuffer } from '../simulate/capacity-buffer.js';
 import { defineCheck } from './define-check.js';
@@ -14,7 +14,7 @@ export default defineCheck({
       'A CapacityBuffer gets no fake pods from CA (not ready, empty, template missing, CA flags off), or its fake pods do not trigger a scale-up.',
     severity: 'warning',
     commands: ['why-pending'],
-    requires: [caCrdDataKind('capacityBuffers')],
+    requires: ['capacityBuffers'],
     messages: {
       notInjected: 'CapacityBuffer {ref} keeps no capacity: {why}.',
       notTriggering: "CapacityBuffer {ref}: CA's {count} fake pod(s) did not trigger a scale-up {age} min ago: {reasons}.",
@@ -24,9 +24,9 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    const podTemplates = caCrdList(a.raw, 'podTemplates');
+    const podTemplates = gatheredList(a.raw, 'podTemplates');
     const settings = capacityBufferCaSettings(a.ca);
-    for (const buffer of caCrdList(a.raw, 'capacityBuffers') ?? []) {
+    for (const buffer of gatheredList(a.raw, 'capacityBuffers') ?? []) {
       const state = explainCapacityBuffer(buffer, {
         settings,
         ...(podTemplates ? { podTemplates } : {}),

@@ -1,4 +1,4 @@
-import { caCrdList } from '../model/ca-crds.js';
+import { gatheredList } from '../model/snapshot.js';
 import {
   consumedProvisioningRequestRef,
   consumerPodReason,
@@ -7,7 +7,8 @@ import {
   provisioningClassAnnotation,
   provReqCaSettings,
 } from '../simulate/provisioning-request.js';
-import { examinedPods, isPendingCandidate } from '../simulate/why-pending.js';
+import { examinedPods } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
 import { notGathered, provReqState } from './lib/ca-crds.js';
 import { podRef, podSubject } from './lib/support.js';
@@ -33,7 +34,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    const provReqs = caCrdList(a.raw, 'provisioningRequests');
+    const provReqs = gatheredList(a.raw, 'provisioningRequests');
     for (const pod of examinedPods(a)) {
       if (!isPendingCandidate(pod)) continue;
       const ref = consumedProvisioningRequestRef(pod);

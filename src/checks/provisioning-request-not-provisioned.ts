@@ -1,5 +1,5 @@
 import type { Evidence } from '../model/findings.js';
-import { caCrdDataKind, caCrdList } from '../model/ca-crds.js';
+import { gatheredList } from '../model/snapshot.js';
 import { shellCommand } from '../model/shell.js';
 import { AWS_NOT_ATOMIC } from '../simulate/provisioning-request.js';
 import { defineCheck } from './define-check.js';
@@ -13,7 +13,7 @@ export default defineCheck({
       'A ProvisioningRequest is not Provisioned (waiting, failed, or ignored by this CA): its state and the node group or predicate that stops it.',
     severity: 'warning',
     commands: ['why-pending'],
-    requires: ['nodes', caCrdDataKind('provisioningRequests'), caCrdDataKind('podTemplates')],
+    requires: ['nodes', 'provisioningRequests', 'podTemplates'],
     messages: {
       waiting: 'ProvisioningRequest {ref} ({cls}) is not provisioned: {state}; casdoctor: {simulation}.',
       failed: 'ProvisioningRequest {ref} ({cls}) has failed: {state}; casdoctor: {simulation}.',
@@ -24,7 +24,7 @@ export default defineCheck({
   },
   run(ctx) {
     const a = ctx.analysis;
-    const list = caCrdList(a.raw, 'provisioningRequests') ?? [];
+    const list = gatheredList(a.raw, 'provisioningRequests') ?? [];
     for (const pr of list) {
       const state = provReqState(a, pr);
       if (state.phase === 'provisioned' || state.phase === 'booking-expired') continue;

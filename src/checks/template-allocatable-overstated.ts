@@ -7,7 +7,7 @@ import {
   targetedPods,
 } from '../simulate/asg-audit.js';
 import { parseResourceList, podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/template-node.js';
+import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   groupSubject,

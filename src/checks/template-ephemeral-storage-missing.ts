@@ -1,7 +1,7 @@
 import { formatBytes } from '../model/quantity.js';
 import { caLaunchTemplateVersion, realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/template-node.js';
+import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   groupSubject,

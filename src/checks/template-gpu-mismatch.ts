@@ -1,7 +1,7 @@
 import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/template-node.js';
-import { isPendingCandidate } from '../simulate/why-pending.js';
+import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
 import {
   groupSubject,

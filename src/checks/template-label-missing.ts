@@ -1,6 +1,6 @@
 import { shellQuote } from '../model/shell.js';
 import { auditedGroups, labelDrifts, relevanceText, scratchRelevance } from '../simulate/asg-audit.js';
-import { LABEL_PREFIX } from '../simulate/template-node.js';
+import { LABEL_PREFIX } from '../simulate/providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, isManaged, severityFor, tagCommand, workloadList } from './lib/asg-audit.js';
 

@@ -1,6 +1,6 @@
 import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
-import { RESOURCES_PREFIX } from '../simulate/template-node.js';
-import { isPendingCandidate } from '../simulate/why-pending.js';
+import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
 import { groupSubject, scratchCases, taggedResources, tagCommand } from './lib/asg-audit.js';
 

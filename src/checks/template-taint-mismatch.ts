@@ -1,11 +1,11 @@
+import { formatTaint } from '../model/k8s.js';
 import {
   auditedGroups,
-  formatTaint,
   relevanceText,
   scratchRelevance,
   taintDrifts,
 } from '../simulate/asg-audit.js';
-import { TAINT_PREFIX } from '../simulate/template-node.js';
+import { TAINT_PREFIX } from '../simulate/providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   deleteTagCommand,

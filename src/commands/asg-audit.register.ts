@@ -34,7 +34,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above --fail-on
 error; 3 --iam-policy was given but the IAM checks could not run. --fail-on never always exits 0 on a completed report.`,
     )
     .action(async (opts: Record<string, unknown>, cmd: Command) => {
-      const { runAsgAudit } = await import('./asg-audit.js');
+      const { runAsgAudit } = await import('./audit.js');
       ctx.setResult(await runAsgAudit({ ...ctx.globalOptions(cmd), ...opts } as never, ctx.deps()));
     });
 }

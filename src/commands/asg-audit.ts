@@ -6,18 +6,13 @@ import { isIncompleteSkip, SEVERITY_ORDER } from '../model/findings.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { renderAsgAuditText } from '../report/asg-audit-text.js';
 import { terminalStyle } from '../report/style.js';
-import { Analysis } from '../simulate/analysis.js';
+import type { Analysis } from '../simulate/analysis.js';
 import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../simulate/asg-audit.js';
 import { buildIamPlan } from '../simulate/iam.js';
-import { isPendingCandidate } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import {
-  gatherInputs,
-  loadInstanceTypeData,
   parseRequestTimeout,
   reportHeader,
-  requireOutput,
-  resolveNow,
-  splitArgs,
   stdoutSink,
   writeMachineReport,
 } from './common.js';
@@ -92,21 +87,7 @@ export async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditO
   }
 }
 
-export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunResult> {
-  requireOutput(o.output, ['table', 'json', 'yaml'], 'asg-audit');
-  const now = resolveNow(o, deps);
-  const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
-  const raw = await gatherInputs(o, deps);
-  const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
-  // CA runs another cloud provider: the same audit of its node groups (node-group-audit; asg-audit is the AWS name)
-  if (analysis.provider.id !== 'aws') {
-    const { runProviderAudit } = await import('./node-group-audit.js');
-    return runProviderAudit(o, deps, raw, analysis, 'asg-audit');
-  }
-  return auditAsgs(o, deps, raw, analysis);
-}
-
-/** asg-audit on gathered input whose CA runs the AWS provider. */
+/** asg-audit (and node-group-audit) on gathered input whose CA runs the AWS provider (commands/audit.ts dispatches). */
 export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, analysis: Analysis): Promise<RunResult> {
   const now = analysis.now;
   if (!raw.provided.has('autoScalingGroups')) {

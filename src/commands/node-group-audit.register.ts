@@ -26,7 +26,7 @@ Exit codes: 0 no finding at or above --fail-on; 1 findings at or above --fail-on
 error.`,
     )
     .action(async (opts: Record<string, unknown>, cmd: Command) => {
-      const { runNodeGroupAudit } = await import('./node-group-audit.js');
+      const { runNodeGroupAudit } = await import('./audit.js');
       ctx.setResult(await runNodeGroupAudit({ ...ctx.globalOptions(cmd), ...opts } as never, ctx.deps()));
     });
 }

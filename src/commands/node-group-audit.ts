@@ -9,18 +9,13 @@ import { findingBlock, findingCounts, skippedLines } from '../report/findings-te
 import { safeText } from '../report/sanitize.js';
 import { terminalStyle } from '../report/style.js';
 import { plainTable } from '../report/table.js';
-import { Analysis } from '../simulate/analysis.js';
-import { isPendingCandidate } from '../simulate/why-pending.js';
-import { type AsgAuditOptions, auditAsgs } from './asg-audit.js';
+import type { Analysis } from '../simulate/analysis.js';
+import { isPendingCandidate } from '../model/k8s.js';
+import type { AsgAuditOptions } from './asg-audit.js';
 import type { RawInputs } from '../model/snapshot.js';
 import {
-  gatherInputs,
   headerProvider,
-  loadInstanceTypeData,
   reportHeader,
-  requireOutput,
-  resolveNow,
-  splitArgs,
   stdoutSink,
   writeMachineReport,
 } from './common.js';
@@ -41,18 +36,7 @@ export function stageSummary(g: NodeGroup): string {
   return parts.join(', ') || 'no instances';
 }
 
-export async function runNodeGroupAudit(o: AsgAuditOptions, deps: Deps): Promise<RunResult> {
-  requireOutput(o.output, ['table', 'json', 'yaml'], 'node-group-audit');
-  const now = resolveNow(o, deps);
-  const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
-  const raw = await gatherInputs(o, deps);
-  const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
-  // AWS: the Auto Scaling group audit, unchanged
-  if (analysis.provider.id === 'aws') return auditAsgs(o, deps, raw, analysis);
-  return runProviderAudit(o, deps, raw, analysis, 'node-group-audit');
-}
-
-/** The audit of a non-AWS provider's node groups on gathered input; `command` names the report (asg-audit delegates here). */
+/** The audit of a non-AWS provider's node groups on gathered input; `command` names the report (commands/audit.ts dispatches). */
 export async function runProviderAudit(
   o: AsgAuditOptions,
   deps: Deps,

@@ -11,7 +11,8 @@ import { wrapProse } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
-import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
+import { analyzePods } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { InputError } from '../model/errors.js';
 import {
   isKarpenterNode,
@@ -285,11 +286,11 @@ export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResu
     return runWhyPending({ ...o }, deps);
   }
   if (choice === 'node-group-audit') {
-    const { runNodeGroupAudit } = await import('./node-group-audit.js');
+    const { runNodeGroupAudit } = await import('./audit.js');
     return runNodeGroupAudit({ ...o }, deps);
   }
   if (choice === 'asg-audit') {
-    const { runAsgAudit } = await import('./asg-audit.js');
+    const { runAsgAudit } = await import('./audit.js');
     return runAsgAudit({ ...o }, deps);
   }
   if (choice === 'scale-down-blockers') {

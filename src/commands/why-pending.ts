@@ -16,7 +16,8 @@ import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
 import { renderKarpenterPodSection, withKarpenterEntries } from '../report/karpenter-text.js';
 import { Analysis } from '../simulate/analysis.js';
 import { loggedFailureText } from '../simulate/ca-record.js';
-import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
+import { analyzePods } from '../simulate/why-pending.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { podRequests, type ResourceProblem } from '../simulate/resources.js';
 import {
   gatherInputs,
@@ -111,7 +112,7 @@ export interface WhyPendingRound {
 
 /** The namespace of the kubeconfig context casdoctor runs against, "default" when it names none (kubectl's rule). */
 async function contextNamespace(o: WhyPendingOptions): Promise<string> {
-  const { loadKubeConfig } = await import('../gather/live-kubernetes.js');
+  const { loadKubeConfig } = await import('../gather/kube-client.js');
   const { kc, context } = await loadKubeConfig({ kubeconfig: o.kubeconfig, context: o.context });
   return kc.getContextObject(context)?.namespace || 'default';
 }

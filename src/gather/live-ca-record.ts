@@ -9,7 +9,7 @@ import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
 import { compileLabelSelector } from '../simulate/predicates/labels.js';
 import { RequestTimeoutError } from './errors.js';
 import { formatBytes } from './live-limits.js';
-import { getWithRetry, type HttpResult, statusOf, type Target } from './live-kubernetes.js';
+import { getWithRetry, type HttpResult, statusOf, type Target } from './kube-client.js';
 
 /** `--ca-log-since` default: one hour, like a first look with `kubectl logs --since=1h`. */
 export const DEFAULT_CA_LOG_SINCE_SECONDS = 3600;

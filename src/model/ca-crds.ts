@@ -1,17 +1,6 @@
 // Cluster Autoscaler's own custom resources (autoscaling.x-k8s.io) and the core PodTemplate they reference, in the shape
 // `kubectl get provisioningrequests,capacitybuffers,podtemplates -A -o json` prints them.
-import type { KubeObject, ObjectMeta, PodSpec, Quantity } from './k8s.js';
-import type { DataKind, RawInputs } from './snapshot.js';
-
-/** metav1.Condition (status.conditions of CRDs): reason and lastTransitionTime are required by the API. */
-export interface MetaCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown' | string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-  observedGeneration?: number;
-}
+import type { KubeObject, MetaCondition, ObjectMeta, PodSpec, Quantity } from './k8s.js';
 
 // CA: apis/provisioningrequest/autoscaling.x-k8s.io/v1/types.go (v1beta1 has the same fields)
 export const PROVISIONING_REQUEST_GROUP = 'autoscaling.x-k8s.io';
@@ -66,17 +55,8 @@ export interface CapacityBuffer extends KubeObject {
   };
 }
 
-/**
- * The RawInputs fields these kinds need. Until RawInputs has them, read `(analysis.raw as RawInputs & CaCrdInputs)`.
- * Absent (undefined) = not gathered; [] = gathered, none exist.
- */
-export interface CaCrdInputs {
-  provisioningRequests?: ProvisioningRequest[];
-  podTemplates?: PodTemplate[];
-  capacityBuffers?: CapacityBuffer[];
-}
-
-export type CaCrdKind = keyof CaCrdInputs;
+/** CA's own kinds in RawInputs. */
+export type CaCrdKind = 'provisioningRequests' | 'podTemplates' | 'capacityBuffers';
 
 /** The API resource of each kind, as gaps and RBAC name it. */
 export const CA_CRD_RESOURCES: Record<CaCrdKind, string> = {
@@ -91,20 +71,6 @@ export const CA_CRD_HOW_TO_PROVIDE: Record<CaCrdKind, string> = {
   podTemplates: 'kubectl get podtemplates -A -o json > podtemplates.json',
   capacityBuffers: 'kubectl get capacitybuffers.autoscaling.x-k8s.io -A -o json > capacitybuffers.json',
 };
-
-/** The data kind name for a check's `requires`: a DataKind once RawInputs has these fields (the lead adds them). */
-export function caCrdDataKind(kind: CaCrdKind): DataKind {
-  return kind as unknown as DataKind;
-}
-
-/** The CRD objects a snapshot holds, or undefined when the kind was not gathered (neither provided nor present). */
-export function caCrdList<K extends CaCrdKind>(raw: RawInputs, kind: K): NonNullable<CaCrdInputs[K]> | undefined {
-  const value = (raw as RawInputs & CaCrdInputs)[kind];
-  // RawInputs always holds the (possibly empty) list: only `provided` tells "none exist" from "not gathered"
-  if (Array.isArray(value) && (value.length > 0 || (raw.provided as Set<string>).has(kind)))
-    return value as NonNullable<CaCrdInputs[K]>;
-  return (raw.provided as Set<string>).has(kind) ? ([] as unknown as NonNullable<CaCrdInputs[K]>) : undefined;
-}
 
 function objectOf(o: unknown): Record<string, unknown> | undefined {
   return typeof o === 'object' && o !== null && !Array.isArray(o) ? (o as Record<string, unknown>) : undefined;

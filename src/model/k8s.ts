@@ -322,3 +322,29 @@ export interface ConfigMap extends KubeObject {
 }
 
 export type ServiceAccount = KubeObject;
+
+/** metav1.Condition (status.conditions of CRDs): reason and lastTransitionTime are required by the API. */
+export interface MetaCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown' | string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  observedGeneration?: number;
+}
+
+/** A taint as kubectl and kube-scheduler print it (pretty.Taint): `key=value:Effect`, or `key:Effect` when the value is empty. */
+export function formatTaint(t: Taint): string {
+  return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
+}
+
+/** A taint as a comparison key, `key=value:Effect` with the `=` always written (CA's genTaintKeys). */
+export function taintKey(t: Taint): string {
+  return `${t.key}=${t.value ?? ''}:${t.effect}`;
+}
+
+/** A pod a scale-up could be for: Pending (no phase reads as Pending) and not bound to a node. */
+export function isPendingCandidate(pod: Pod): boolean {
+  const phase = pod.status?.phase ?? 'Pending';
+  return phase === 'Pending' && !pod.spec?.nodeName;
+}

@@ -1,10 +1,7 @@
 // Karpenter v1 custom resources in the shape `kubectl get nodepools,ec2nodeclasses,nodeclaims -o json` prints them:
 // karpenter.sh/v1 NodePool and NodeClaim (kubernetes-sigs/karpenter pkg/apis/v1), karpenter.k8s.aws/v1 EC2NodeClass
 // (aws/karpenter-provider-aws pkg/apis/v1). Pure data; unknown fields are kept (index signatures) so objects round-trip.
-import type { MetaCondition } from './ca-crds.js';
-import type { KubeObject, NodeSelectorRequirement, Quantity, ResourceMap, Taint } from './k8s.js';
-
-export type { MetaCondition } from './ca-crds.js';
+import type { KubeObject, MetaCondition, NodeSelectorRequirement, Quantity, ResourceMap, Taint } from './k8s.js';
 
 export const KARPENTER_GROUP = 'karpenter.sh';
 export const KARPENTER_AWS_GROUP = 'karpenter.k8s.aws';

@@ -150,3 +150,17 @@ export interface ScaleDownNodeReport {
   /** What CA's own log last said of the node (within 10 minutes of the log's end), when a log was read. */
   caLogged?: { status: 'unremovable' | 'removable' | 'unneeded' | 'removing'; reason?: string; message: string; at?: string };
 }
+
+/** A node group's scale-down options as CA reads them: the provider's GetOptions, else CA's flags. */
+export interface GroupScaleDownOptions {
+  threshold: number;
+  gpuThreshold: number;
+  /** 'provider': the provider's GetOptions answered (externalgrpc's autoscalingOptions). */
+  thresholdSource: 'flag' | 'asg-tag' | 'provider';
+  gpuThresholdSource: 'flag' | 'asg-tag' | 'provider';
+  unneededTimeMs: number;
+  unreadyTimeMs: number;
+  ignoreDaemonSetsUtilization: boolean;
+  /** Tag values CA would reject (warning log, default kept). */
+  problems: string[];
+}

@@ -153,6 +153,15 @@ export const DATA_KINDS: readonly DataKind[] = [
   'eksNodegroups',
 ];
 
+/**
+ * A kind's objects, or undefined when the kind was not gathered: neither provided (read offline, listed live) nor
+ * present. Provided and empty is [] (e.g. the CRD is not installed).
+ */
+export function gatheredList<K extends DataKind>(raw: RawInputs, kind: K): RawInputs[K] | undefined {
+  const value = raw[kind];
+  return raw.provided.has(kind) || (Array.isArray(value) && value.length > 0) ? value : undefined;
+}
+
 export function emptyInputs(): RawInputs {
   const r: Partial<RawInputs> = { gaps: [], warnings: [], sources: [], provided: new Set() };
   for (const k of DATA_KINDS) (r as Record<string, unknown>)[k] = [];

@@ -13,10 +13,10 @@ import {
   type StaticInstanceTypeData,
 } from './instance-types.js';
 import { buildClusterView } from './scheduler.js';
-import { awsClusterNames } from './providers/aws/relevance.js';
 import { providerFor } from './providers/index.js';
 import type { NodeGroupProvider, ProviderContext } from './providers/types.js';
-import { buildTemplateNode, type TemplateContext, type TemplateResult } from './template-node.js';
+import type { TemplateContext, TemplateResult } from './node-group-provider.js';
+import { buildTemplateNode } from './template-node.js';
 import type { CaLogSummary } from '../model/ca-log.js';
 import { CA_CRD_HOW_TO_PROVIDE, CA_CRD_RESOURCES, type CaCrdKind } from '../model/ca-crds.js';
 import { KARPENTER_CRD_HOW_TO_PROVIDE, KARPENTER_CRD_RESOURCES, type KarpenterCrdKind } from '../model/karpenter-crds.js';
@@ -153,9 +153,9 @@ export class Analysis {
     return this.asgGroupsMemo();
   }
 
-  /** Cluster names this snapshot knows of: from CA's discovery tags (k8s.io/cluster-autoscaler/<name>) and eks: tags of owned ASGs. */
+  /** Cluster names this snapshot knows of, as the provider reads them (AWS: CA's discovery tags, eks: tags of owned ASGs). */
   clusterNames(): Set<string> {
-    return awsClusterNames(this.ca, this.nodeGroupsResult);
+    return this.provider.clusterNames(this.providerContext, this.nodeGroupsResult);
   }
 
   private podsByNodeMemo = memo(() => {

@@ -2,7 +2,7 @@
 // workloads depend on the difference. Pure; cached per Analysis.
 import type { NodeGroupReport, TemplateReport } from '../model/asg-audit.js';
 import type { LaunchTemplateSpecification, LaunchTemplateVersion } from '../model/aws.js';
-import type { Node, PersistentVolume, Pod, Taint } from '../model/k8s.js';
+import { isPendingCandidate, type Node, type PersistentVolume, type Pod, type Taint, taintKey } from '../model/k8s.js';
 import type { AsgNodeGroup, NodeGroup } from '../model/node-group.js';
 import { formatResource } from '../model/quantity.js';
 import type { NodeInfo, Resources } from '../model/scheduling.js';
@@ -12,13 +12,9 @@ import type { InstanceTypeInfo } from './instance-types.js';
 import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
 import { findUntoleratedTaint, tolerationsTolerateTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList } from './resources.js';
-import {
-  resolveLaunchTemplateVersion,
-  type ScratchTemplate,
-  sanitizeTaints,
-  type TemplateResult,
-} from './template-node.js';
-import { isPendingCandidate } from './why-pending.js';
+import type { ScratchTemplate, TemplateResult } from './node-group-provider.js';
+import { resolveLaunchTemplateVersion } from './providers/aws/template.js';
+import { sanitizeTaints } from './template-node.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scope
@@ -254,12 +250,6 @@ function consistentLabels(nodes: Node[]): Record<string, string> {
   }
   for (const k of PER_NODE_LABELS) delete out[k];
   return out;
-}
-
-const taintKey = (t: Taint) => `${t.key}=${t.value ?? ''}:${t.effect}`;
-
-export function formatTaint(t: Taint): string {
-  return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
 }
 
 export interface GroupProfile {

@@ -1,8 +1,7 @@
 // CA's own record next to casdoctor's reasoning: its /metrics, its /snapshotz, and what its log said per pod × group
 // and per node. Pure: the texts were fetched (bounded) by src/gather and the log parsed by src/simulate/ca-log.
 import type { CaLogNodeRecord, CaLogPredicateFailure, CaLogSummary } from '../model/ca-log.js';
-import type { Node, Pod } from '../model/k8s.js';
-import { formatTaint } from './asg-audit.js';
+import { formatTaint, type Node, type Pod } from '../model/k8s.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // /metrics (Prometheus text exposition, namespace cluster_autoscaler; CA: metrics/metrics.go)

@@ -4,7 +4,8 @@
  * CA: pkg/capacitybuffer/*, pkg/processors/capacitybuffer/{pod_list_processor,scale_up_status_processor}.go
  */
 import type { CaConfig } from '../model/ca-config.js';
-import { type CapacityBuffer, findCondition, type MetaCondition, type PodTemplate } from '../model/ca-crds.js';
+import { type CapacityBuffer, findCondition, type PodTemplate } from '../model/ca-crds.js';
+import type { MetaCondition } from '../model/k8s.js';
 import type { KubeEvent, Pod, Workload } from '../model/k8s.js';
 import type { ClusterView, NodeInfo } from '../model/scheduling.js';
 import { eventTime, parseNotTriggerReasons, parseTriggeredScaleUp, type ScaleUpGroupChange } from './ca-events.js';

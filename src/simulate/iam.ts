@@ -4,7 +4,7 @@ import type { IamEvaluationResult } from '../model/aws.js';
 import type { AsgNodeGroup } from '../model/node-group.js';
 import type { Analysis } from './analysis.js';
 import { auditedGroups } from './asg-audit.js';
-import { providerIdToInstance } from './node-groups.js';
+import { providerIdToInstance } from './providers/aws/node-groups.js';
 
 export interface CaIamAction {
   action: string;

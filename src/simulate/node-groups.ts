@@ -2,17 +2,6 @@ import type { CaConfig } from '../model/ca-config.js';
 import type { Node } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 
-// AWS discovery and node mapping live with the AWS provider; re-exported so existing imports keep working.
-export {
-  type AsgNodeGroupsResult,
-  buildNodeGroups,
-  discoverNodeGroups,
-  type DiscoveredAsg,
-  nodesWithUnrecognizedProviderId,
-  providerIdToInstance,
-  UNRECOGNIZED_PROVIDER_ID_TOLERATED_MINOR,
-} from './providers/aws/node-groups.js';
-
 /** The 15m CA used before --max-node-startup-time existed (clusterstate.go MaxNodeStartupTime), and the flag's default. */
 const DEFAULT_MAX_NODE_STARTUP_MS = 15 * 60_000;
 

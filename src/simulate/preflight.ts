@@ -46,7 +46,8 @@ import { podClaimRefs, pvcKey } from './predicates/volume-binding.js';
 import { buildWorkloads, ephemeralClaims, type PreflightWorkload } from './preflight-workloads.js';
 import { nodeInfoFor, parseResourceList } from './resources.js';
 import { buildClusterView, DEFAULT_FILTER_ORDER, evaluateAllFilters } from './scheduler.js';
-import { RESOURCES_PREFIX, type ScratchTemplate, type TemplateResult } from './template-node.js';
+import type { ScratchTemplate, TemplateResult } from './node-group-provider.js';
+import { RESOURCES_PREFIX } from './providers/aws/template.js';
 import { SKIP_MAX_SIZE, SKIP_NOT_READY } from './why-pending.js';
 import type { EC2NodeClass, NodePool } from '../model/karpenter.js';
 import {

@@ -8,11 +8,10 @@ import {
   BEST_EFFORT_ATOMIC_CLASS,
   CHECK_CAPACITY_CLASS,
   findCondition,
-  type MetaCondition,
   type PodTemplate,
   type ProvisioningRequest,
 } from '../model/ca-crds.js';
-import type { Pod } from '../model/k8s.js';
+import type { MetaCondition, Pod } from '../model/k8s.js';
 import type { ClusterView, FilterStatus, NodeInfo } from '../model/scheduling.js';
 import { consumedProvisioningRequest } from './ca-pod-filter.js';
 import { caFlagBool, caFlagString } from './ca-flag-values.js';

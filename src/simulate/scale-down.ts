@@ -6,15 +6,16 @@
  * (timers, NodeGroupMinSizeReached, MinimalResourceLimitExceeded) and the cooldowns.
  * Pure: derived from one Analysis, cached per Analysis.
  */
-import { caCrdList } from '../model/ca-crds.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
 import type { CaConfig } from '../model/ca-config.js';
 import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
+import { gatheredList } from '../model/snapshot.js';
 import { formatResource } from '../model/quantity.js';
 import type {
   BlockingPodReason,
   BlockingPodReport,
+  GroupScaleDownOptions,
   NodeUtilization,
   NodeWait,
   NotBlockingPod,
@@ -53,8 +54,6 @@ import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.j
 import { calculateUtilization, nodeGpuResource } from './utilization.js';
 
 export const SCALE_DOWN_DISABLED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/scale-down-disabled';
-// the AWS provider's per-ASG options (GetOptions) live with it; re-exported so existing imports keep working
-export { AUTOSCALING_OPTIONS_PREFIX, groupScaleDownOptions } from './providers/aws/options.js';
 /** CA: core/scaledown/actuation MaxCloudProviderNodeDeletionTime — a ToBeDeleted taint younger than this = being deleted. */
 const MAX_NODE_DELETION_MS = 5 * 60_000;
 
@@ -89,19 +88,6 @@ export interface NodeScaleDown {
   simulated: boolean;
   /** NoPlaceToMovePods: the pod that fits nowhere. */
   unplaceablePod?: Pod;
-}
-
-export interface GroupScaleDownOptions {
-  threshold: number;
-  gpuThreshold: number;
-  /** 'provider': the provider's GetOptions answered (externalgrpc's autoscalingOptions). */
-  thresholdSource: 'flag' | 'asg-tag' | 'provider';
-  gpuThresholdSource: 'flag' | 'asg-tag' | 'provider';
-  unneededTimeMs: number;
-  unreadyTimeMs: number;
-  ignoreDaemonSetsUtilization: boolean;
-  /** Tag values CA would reject (warning log, default kept). */
-  problems: string[];
 }
 
 export interface Cooldown {
@@ -768,11 +754,11 @@ function compute(a: Analysis): ScaleDownAnalysis {
   // CapacityBuffer fake pods are injected into the same pending list (CA ≥ 1.34, --capacity-buffer-pod-injection-enabled;
   // processors/capacitybuffer/pod_list_processor.go) and packed onto existing nodes the same way: where they fit they
   // hold room, and count on the node as used capacity
-  const buffers = caCrdList(a.raw, 'capacityBuffers') ?? [];
+  const buffers = gatheredList(a.raw, 'capacityBuffers') ?? [];
   if (buffers.length > 0) {
     const states = capacityBufferStates(buffers, {
       settings: capacityBufferCaSettings(ca),
-      podTemplates: caCrdList(a.raw, 'podTemplates'),
+      podTemplates: gatheredList(a.raw, 'podTemplates'),
       workloads: { deployments: a.raw.deployments, replicaSets: a.raw.replicaSets, statefulSets: a.raw.statefulSets, jobs: a.raw.jobs },
       events: a.raw.events,
     });

@@ -1,29 +1,10 @@
-import type { Ec2Image, EksNodegroup, LaunchConfiguration, LaunchTemplateVersion } from '../model/aws.js';
 import type { CaConfig } from '../model/ca-config.js';
-import type { DaemonSet, Node, NodeCondition, Pod, ResourceMap, Taint, Toleration } from '../model/k8s.js';
+import { type DaemonSet, type Node, type NodeCondition, type Pod, type ResourceMap, type Taint, taintKey, type Toleration } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { controllerRef, isDaemonSetPod } from './drainability/pod-util.js';
-import type { InstanceTypeInfo, InstanceTypeTable } from './instance-types.js';
+import type { ScratchTemplate, TemplateContext, TemplateResult } from './node-group-provider.js';
 import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
 import { findUntoleratedTaint } from './predicates/taint-toleration.js';
-import type { NodeGroupProvider } from './providers/types.js';
-import { buildScratchTemplate } from './providers/aws/template.js';
-
-// The AWS scratch template (ASG tags, launch templates, EKS node groups) lives with the AWS provider; re-exported so
-// existing imports keep working.
-export {
-  buildScratchTemplate,
-  EKS_TAINT_TRANSLATION_MINOR,
-  type InstanceTypeResolution,
-  LABEL_PREFIX,
-  labelsFromAsgTags,
-  RESOURCES_PREFIX,
-  resolveInstanceType,
-  resolveLaunchTemplateVersion,
-  resourcesFromTags,
-  TAINT_PREFIX,
-  taintsFromAsgTags,
-} from './providers/aws/template.js';
 
 export const TO_BE_DELETED_TAINT = 'ToBeDeletedByClusterAutoscaler';
 export const DELETION_CANDIDATE_TAINT = 'DeletionCandidateOfClusterAutoscaler';
@@ -51,67 +32,6 @@ const STARTUP_TAINT_PREFIXES = [
 const STATUS_TAINT_PREFIXES = ['status-taint.cluster-autoscaler.kubernetes.io/'];
 /** CA: processors/nodeinfosprovider/mixed_nodeinfos_processor.go stabilizationDelay. */
 const STABILIZATION_DELAY_MS = 60_000;
-
-export type RequirementsTypes = Array<{ InstanceType: string }>;
-
-export interface TemplateContext {
-  now: Date;
-  config: CaConfig;
-  instanceTypes: InstanceTypeTable;
-  launchTemplateVersions: LaunchTemplateVersion[];
-  launchConfigurations: LaunchConfiguration[];
-  images: Ec2Image[];
-  /** GetInstanceTypesFromInstanceRequirements output in API order: one list, or one list per ASG name. */
-  instanceTypesFromRequirements: RequirementsTypes | Record<string, RequirementsTypes>;
-  eksNodegroups: EksNodegroup[];
-  daemonSets: DaemonSet[];
-  /** Scheduled pods by node name. */
-  podsByNode: Map<string, Pod[]>;
-  /** CA's cloud provider for the group; absent = AWS. */
-  provider?: TemplateProvider;
-}
-
-/** What template building needs from a cloud provider. */
-export type TemplateProvider = Pick<
-  NodeGroupProvider,
-  'groupNoun' | 'scratchTemplate' | 'mergesScratchResourcesIntoRealNodes' | 'addsKubeProxyToScratch'
->;
-
-/** The AWS provider's template behaviour, for callers that pass no provider (the AWS provider itself is in providers/aws). */
-const AWS_TEMPLATE_PROVIDER: TemplateProvider = {
-  groupNoun: 'Auto Scaling group',
-  scratchTemplate: (group, tctx) => buildScratchTemplate(group, tctx),
-  mergesScratchResourcesIntoRealNodes: true,
-  addsKubeProxyToScratch: true,
-};
-
-export interface TemplateResult {
-  /**
-   * 'node' = a real node of the group, 'asg' = CA's scratch template from the ASG, 'provider' = the template the cloud
-   * provider returns (externalgrpc's NodeGroupTemplateNodeInfo), 'none' = CA has no template.
-   */
-  source: 'node' | 'asg' | 'provider' | 'none';
-  node?: Node;
-  /** Pods CA puts on the template: mirror and DaemonSet pods (plus the fake kube-proxy pod on scratch templates). */
-  pods: Pod[];
-  instanceType?: string;
-  instanceTypeInfo?: InstanceTypeInfo;
-  /** The real node the template was copied from. */
-  fromNode?: string;
-  /** The real node was unready/unschedulable: CA's last resort. */
-  fromUnreadyNode?: boolean;
-  /** Why there is no template, in CA's words where CA has some. */
-  reason?: string;
-  /** The skip reason CA reports for the group in NotTriggerScaleUp when there is no template. */
-  caReason?: 'not ready for scale-up';
-  /** Data / permissions whose absence prevented or weakened the template, e.g. "ec2:DescribeLaunchTemplateVersions". */
-  missing?: string[];
-  notes: string[];
-  /** The provider's scratch template (also when a real node is used, for comparison); absent when the result is the scratch. */
-  scratch?: ScratchTemplate;
-}
-
-export type ScratchTemplate = Omit<TemplateResult, 'scratch'>;
 
 /** A stable stand-in for CA's rand.Int63() name suffix. */
 export function templateSuffix(groupName: string): string {
@@ -401,7 +321,7 @@ function mergeMissingResources(node: Node, scratch: ScratchTemplate): string[] {
  * see) the ASG scratch template, else an unready/unschedulable node. Also returns the scratch template for comparison.
  */
 export function buildTemplateNode(group: NodeGroup, ctx: TemplateContext): TemplateResult {
-  const provider = ctx.provider ?? AWS_TEMPLATE_PROVIDER;
+  const provider = ctx.provider;
   const scratch = provider.scratchTemplate(group, ctx);
   const good = group.nodes.find((n) => isGoodTemplateCandidate(n, ctx.now));
   const fromNode = (example: Node, unready: boolean): TemplateResult =>
@@ -442,7 +362,7 @@ const SHAPE_LABELS = [
 export function templateShape(node: Node): string {
   const labels = node.metadata.labels ?? {};
   const parts = SHAPE_LABELS.filter((k) => Object.hasOwn(labels, k)).map((k) => `${k}=${labels[k]}`);
-  const taints = (node.spec?.taints ?? []).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`).sort();
+  const taints = (node.spec?.taints ?? []).map(taintKey).sort();
   const alloc = Object.entries(node.status?.allocatable ?? {})
     .map(([k, v]) => `${k}=${v}`)
     .sort();
@@ -453,9 +373,9 @@ export function templateShape(node: Node): string {
 export function shapeDiffKeys(a: Node, b: Node): { labels: string[]; taints: boolean; allocatable: boolean } {
   const la = a.metadata.labels ?? {};
   const lb = b.metadata.labels ?? {};
-  const taintKey = (n: Node) =>
+  const taintsKey = (n: Node) =>
     (n.spec?.taints ?? [])
-      .map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`)
+      .map(taintKey)
       .sort()
       .join(',');
   const allocKey = (n: Node) =>
@@ -465,7 +385,7 @@ export function shapeDiffKeys(a: Node, b: Node): { labels: string[]; taints: boo
       .join(',');
   return {
     labels: SHAPE_LABELS.filter((k) => la[k] !== lb[k]),
-    taints: taintKey(a) !== taintKey(b),
+    taints: taintsKey(a) !== taintsKey(b),
     allocatable: allocKey(a) !== allocKey(b),
   };
 }
@@ -526,7 +446,7 @@ function templateFromExample(
     ...built.notes,
   ];
   // CA: AsgTagResourceNodeInfoProvider (AWS only) adds the scratch template's extra resources to a real node's template
-  const merges = (ctx.provider ?? AWS_TEMPLATE_PROVIDER).mergesScratchResourcesIntoRealNodes;
+  const merges = ctx.provider.mergesScratchResourcesIntoRealNodes;
   const added = merges ? mergeMissingResources(built.node, scratch) : [];
   if (added.length)
     notes.push(`resources from the ASG template added to the real-node template: ${added.join(', ')}`);

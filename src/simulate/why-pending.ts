@@ -17,12 +17,8 @@ import { findUntoleratedTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
 import { evaluateAllFilters, type Explanation, explainAgainstNodes } from './scheduler.js';
 import { groupReadiness } from './node-groups.js';
-import {
-  alternativeTemplates,
-  shapeDiffKeys,
-  shapeDifference,
-  type TemplateResult,
-} from './template-node.js';
+import type { TemplateResult } from './node-group-provider.js';
+import { alternativeTemplates, shapeDiffKeys, shapeDifference } from './template-node.js';
 
 // CA: core/scaleup/orchestrator/skippedreasons.go
 export const SKIP_NOT_READY = 'not ready for scale-up';
@@ -91,11 +87,6 @@ function equivalenceKey(pod: Pod): string | undefined {
   if (!owner?.uid || !['ReplicaSet', 'Job', 'ReplicationController'].includes(owner.kind)) return undefined;
   if (pod.spec.volumes?.some((v) => v.persistentVolumeClaim || v.ephemeral)) return undefined;
   return `${owner.kind}/${owner.uid}`;
-}
-
-export function isPendingCandidate(pod: Pod): boolean {
-  const phase = pod.status?.phase ?? 'Pending';
-  return phase === 'Pending' && !pod.spec?.nodeName;
 }
 
 /** The pods a why-pending run examines: the command's scope, Pending and unscheduled. Sorted by namespace/name. */

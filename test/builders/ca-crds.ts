@@ -1,5 +1,6 @@
 // ProvisioningRequest, PodTemplate and CapacityBuffer objects as `kubectl get ... -o json` prints them.
-import type { CapacityBuffer, MetaCondition, PodTemplate, ProvisioningRequest } from '../../src/model/ca-crds.js';
+import type { CapacityBuffer, PodTemplate, ProvisioningRequest } from '../../src/model/ca-crds.js';
+import type { MetaCondition } from '../../src/model/k8s.js';
 import type { PodSpec } from '../../src/model/k8s.js';
 import { uidFor } from './k8s.js';
 

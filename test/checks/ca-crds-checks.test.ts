@@ -7,11 +7,11 @@ import { runChecks } from '../../src/checks/lib/engine.js';
 import podConsumesProvisioningRequest from '../../src/checks/pod-consumes-provisioning-request.js';
 import priorityExpanderConfigInvalid from '../../src/checks/priority-expander-config-invalid.js';
 import provisioningRequestNotProvisioned from '../../src/checks/provisioning-request-not-provisioned.js';
-import type { CaCrdInputs } from '../../src/model/ca-crds.js';
+import type { CaCrdKind } from '../../src/model/ca-crds.js';
 import type { ConfigMap, KubeEvent } from '../../src/model/k8s.js';
 import type { DataKind, RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { isPendingCandidate } from '../../src/simulate/why-pending.js';
+import { isPendingCandidate } from '../../src/model/k8s.js';
 import { capacityBuffer, condition, podTemplate, provisioningRequest, readyBufferStatus } from '../builders/ca-crds.js';
 import { asg } from '../builders/aws.js';
 import { node } from '../builders/k8s.js';
@@ -27,10 +27,10 @@ const CHECKS: Check[] = [
 ] as Check[];
 const NEW_CA = 'registry.k8s.io/autoscaling/cluster-autoscaler:v1.36.1';
 
-function setup(args: string[] = [], crds: CaCrdInputs = {}) {
+function setup(args: string[] = [], crds: Partial<Pick<RawInputs, CaCrdKind>> = {}) {
   const w = world({ withCa: false });
   w.add('deployments', caDeployment([...DEFAULT_CA_ARGS, ...args], NEW_CA));
-  const raw = w.raw as RawInputs & CaCrdInputs;
+  const raw = w.raw;
   for (const [k, v] of Object.entries(crds)) {
     (raw as unknown as Record<string, unknown>)[k] = v;
     raw.provided.add(k as DataKind);

@@ -6,7 +6,8 @@ import type { Finding } from '../../src/model/findings.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
 import type { StaticInstanceTypeData } from '../../src/simulate/instance-types.js';
-import { analyzePods, isPendingCandidate, type PodAnalysis } from '../../src/simulate/why-pending.js';
+import { analyzePods, type PodAnalysis } from '../../src/simulate/why-pending.js';
+import { isPendingCandidate } from '../../src/model/k8s.js';
 import { NOW } from '../builders/world.js';
 
 export const STATIC_TYPES = JSON.parse(

@@ -9,7 +9,7 @@ import { loadOffline } from '../../src/gather/offline.js';
 import type { Pod } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { isPendingCandidate } from '../../src/simulate/why-pending.js';
+import { isPendingCandidate } from '../../src/model/k8s.js';
 import { STATIC_TYPES } from './harness.js';
 
 const EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'karpenter');

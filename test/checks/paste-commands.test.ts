@@ -13,7 +13,7 @@ import type { ConfigMap, Node } from '../../src/model/k8s.js';
 import type { Finding } from '../../src/model/findings.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { isPendingCandidate } from '../../src/simulate/why-pending.js';
+import { isPendingCandidate } from '../../src/model/k8s.js';
 import { asg, launchTemplateVersion, scalingActivity } from '../builders/aws.js';
 import { node, pod } from '../builders/k8s.js';
 import { analyzeSd, nodeName, sdWorld } from '../builders/scale-down-world.js';

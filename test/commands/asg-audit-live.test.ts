@@ -1,7 +1,8 @@
 // asg-audit live end to end: the real command, client-node and the AWS SDK against loopback Kubernetes and AWS servers
 // filled with the demo, plus CA's IRSA service account; IAM is simulated on the demo's real ASG ARNs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AsgAuditOptions, runAsgAudit } from '../../src/commands/asg-audit.js';
+import type { AsgAuditOptions } from '../../src/commands/asg-audit.js';
+import { runAsgAudit } from '../../src/commands/audit.js';
 import type { Deps } from '../../src/commands/types.js';
 import { loadOffline } from '../../src/gather/offline.js';
 import type { IamEvaluationResult } from '../../src/model/aws.js';

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runAsgAudit } from '../../src/commands/asg-audit.js';
+import { runAsgAudit } from '../../src/commands/audit.js';
 import { runListChecks } from '../../src/commands/checks.js';
 import { OUTPUT_FORMATS } from '../../src/commands/completion.js';
 import { runOverview } from '../../src/commands/overview.js';

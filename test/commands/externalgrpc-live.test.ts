@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNodeGroupAudit } from '../../src/commands/node-group-audit.js';
+import { runNodeGroupAudit } from '../../src/commands/audit.js';
 import { runSnapshot, type SnapshotOptions } from '../../src/commands/snapshot.js';
 import { runWhyPending } from '../../src/commands/why-pending.js';
 import { loadOffline } from '../../src/gather/offline.js';

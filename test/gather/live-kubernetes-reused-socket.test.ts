@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpGet, type Target } from '../../src/gather/live-kubernetes.js';
+import { httpGet, type Target } from '../../src/gather/kube-client.js';
 import { liveLimits } from '../../src/gather/live-limits.js';
 
 const closers: Array<() => Promise<void>> = [];

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDump, writeDump } from '../../bench/generate.js';
-import { runAsgAudit } from '../../src/commands/asg-audit.js';
+import { runAsgAudit } from '../../src/commands/audit.js';
 import { runPreflight } from '../../src/commands/preflight.js';
 import { runScaleDownBlockers } from '../../src/commands/scale-down-blockers.js';
 import type { Deps } from '../../src/commands/types.js';

@@ -5,19 +5,17 @@ import { buildCaConfig } from '../../src/simulate/ca-config.js';
 import { replicaCount } from '../../src/simulate/drainability/replica-count.js';
 import type { ReplicationControllerLike } from '../../src/simulate/drainability/types.js';
 import { buildInstanceTypeTable } from '../../src/simulate/instance-types.js';
-import {
-  buildNodeGroups,
-  groupReadiness,
-  maxNodeStartupTimeMs,
-  nodeReadinessState,
-} from '../../src/simulate/node-groups.js';
+import { groupReadiness, maxNodeStartupTimeMs, nodeReadinessState } from '../../src/simulate/node-groups.js';
+import { buildNodeGroups } from '../../src/simulate/providers/aws/node-groups.js';
 import { nodeAffinity } from '../../src/simulate/predicates/node-affinity.js';
 import { taintToleration } from '../../src/simulate/predicates/taint-toleration.js';
 import { volumeBinding } from '../../src/simulate/predicates/volume-binding.js';
 import { volumeZone } from '../../src/simulate/predicates/volume-zone.js';
 import { nodeInfoFor } from '../../src/simulate/resources.js';
 import { buildClusterView } from '../../src/simulate/scheduler.js';
-import { buildTemplateNode, type TemplateContext } from '../../src/simulate/template-node.js';
+import type { TemplateContext } from '../../src/simulate/node-group-provider.js';
+import { awsProvider } from '../../src/simulate/providers/aws/index.js';
+import { buildTemplateNode } from '../../src/simulate/template-node.js';
 import { analyze, STATIC_TYPES } from '../checks/harness.js';
 import { asg, eksNodegroup, launchTemplateVersion } from '../builders/aws.js';
 import { drainCtx, keyed } from '../builders/drain.js';
@@ -148,6 +146,7 @@ function templateCtx(config = ca('1.30.4')): TemplateContext {
     eksNodegroups: [],
     daemonSets: [],
     podsByNode: new Map(),
+    provider: awsProvider,
   };
 }
 

@@ -13,7 +13,7 @@ import {
   scratchRelevance,
   workloadName,
 } from '../../simulate/asg-audit.js';
-import type { ScratchTemplate } from '../../simulate/template-node.js';
+import type { ScratchTemplate } from '../../simulate/node-group-provider.js';
 import { awsStructureArg } from './support.js';
 
 export { groupSubject, listNames, tagCommand } from './support.js';

@@ -3,9 +3,9 @@
 import {
   CA_CRD_HOW_TO_PROVIDE,
   type CaCrdKind,
-  caCrdList,
   type ProvisioningRequest,
 } from '../../model/ca-crds.js';
+import { gatheredList } from '../../model/snapshot.js';
 import type { Analysis } from '../../simulate/analysis.js';
 import {
   explainProvisioningRequest,
@@ -28,7 +28,7 @@ export function provReqState(a: Analysis, pr: ProvisioningRequest): ProvReqState
   if (!m) stateCache.set(a, (m = new Map()));
   let s = m.get(pr);
   if (!s) {
-    const podTemplates = caCrdList(a.raw, 'podTemplates');
+    const podTemplates = gatheredList(a.raw, 'podTemplates');
     s = explainProvisioningRequest(pr, {
       now: a.now,
       settings: provReqCaSettings(a.ca),
@@ -43,7 +43,7 @@ export function provReqState(a: Analysis, pr: ProvisioningRequest): ProvReqState
 export function provReqSimulation(a: Analysis, pr: ProvisioningRequest): ProvReqSimulation {
   return simulateProvisioningRequest(
     pr,
-    caCrdList(a.raw, 'podTemplates') ?? [],
+    gatheredList(a.raw, 'podTemplates') ?? [],
     {
       evaluateGroups: (pod) => analyzePod(a, pod).groups,
       view: a.view,

@@ -2,7 +2,7 @@
  * kube-scheduler TaintToleration Filter (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go):
  * the first NoSchedule/NoExecute taint the pod does not tolerate rejects the node.
  */
-import type { Pod, Taint, Toleration } from '../../model/k8s.js';
+import { formatTaint, type Pod, type Taint, type Toleration } from '../../model/k8s.js';
 import type { ClusterView, FilterStatus, NodeInfo } from '../../model/scheduling.js';
 import { failure, success } from './status.js';
 
@@ -53,10 +53,6 @@ export function findUntoleratedTaint(
   return undefined;
 }
 
-function describeTaint(t: Taint): string {
-  return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
-}
-
 export function taintToleration(pod: Pod, nodeInfo: NodeInfo, _view?: ClusterView): FilterStatus {
   const taint = findUntoleratedTaint(pod.spec.tolerations, nodeInfo.node.spec?.taints);
   if (!taint) return success(TAINT_TOLERATION);
@@ -66,7 +62,7 @@ export function taintToleration(pod: Pod, nodeInfo: NodeInfo, _view?: ClusterVie
     TAINT_TOLERATION,
     'UnschedulableAndUnresolvable',
     [untoleratedTaintReason(taint)],
-    [`node ${nodeInfo.node.metadata.name} has taint ${describeTaint(taint)}; pod tolerations: ${tolerated}`],
+    [`node ${nodeInfo.node.metadata.name} has taint ${formatTaint(taint)}; pod tolerations: ${tolerated}`],
   );
 }
 

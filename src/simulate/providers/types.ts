@@ -1,9 +1,9 @@
 import type { CaConfig } from '../../model/ca-config.js';
 import type { NodeGroup, NodeGroupsResult, ProviderId } from '../../model/node-group.js';
-import type { GroupScaleDownOptions } from '../scale-down.js';
+import type { GroupScaleDownOptions } from '../../model/scale-down.js';
 import type { RawInputs } from '../../model/snapshot.js';
 import type { Taint } from '../../model/k8s.js';
-import type { ScratchTemplate, TemplateContext } from '../template-node.js';
+import type { ScratchTemplate, TemplateProvider } from '../node-group-provider.js';
 
 /** What a provider reads: the whole typed snapshot and CA's parsed configuration. */
 export interface ProviderContext {
@@ -17,20 +17,16 @@ export interface ProviderContext {
  * builds when no real node serves, and the per-group options. CA's simulation (why-pending, scale-down, templates)
  * consumes only this; a new provider is a new folder under src/simulate/providers/.
  */
-export interface NodeGroupProvider {
+export interface NodeGroupProvider extends TemplateProvider {
   readonly id: ProviderId;
-  /** Singular noun for a group in prose: "Auto Scaling group", "externalgrpc node group". */
-  readonly groupNoun: string;
   /** Groups CA sees, nodes mapped onto them, nodes CA does not autoscale, refresh errors. */
   buildNodeGroups(ctx: ProviderContext): NodeGroupsResult;
+  /** The names this snapshot gives its cluster (AWS: CA's discovery tags, --cluster-name, owned ASGs' cluster tags). */
+  clusterNames(ctx: ProviderContext, all: NodeGroupsResult): Set<string>;
   /** Whether a group matters to this cluster's report (AWS: discovered, has nodes, or tagged for the cluster). */
   isRelevant(group: NodeGroup, ctx: ProviderContext, all: NodeGroupsResult): boolean;
-  /** CA's template for the group when no real node serves (the provider's TemplateNodeInfo()). */
-  scratchTemplate(group: NodeGroup, tctx: TemplateContext): ScratchTemplate;
-  /** AWS merges the scratch template's extra resources into a real node's template; externalgrpc does not. */
-  readonly mergesScratchResourcesIntoRealNodes: boolean;
-  /** CA adds a fake kube-proxy pod to scratch templates (AWS yes, externalgrpc no). */
-  readonly addsKubeProxyToScratch: boolean;
+  // groupNoun, scratchTemplate (TemplateNodeInfo()), mergesScratchResourcesIntoRealNodes, addsKubeProxyToScratch:
+  // TemplateProvider (node-group-provider.ts), what template building needs
   /** Per-group scale-down options CA reads from the provider (GetOptions); CA's flags where the provider has none. */
   scaleDownOptions(group: NodeGroup | undefined, ca: CaConfig): GroupScaleDownOptions;
   /** Where the provider's input came from, for the report: e.g. "ConfigMap kube-system/nodegroup-status". */

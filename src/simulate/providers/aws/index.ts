@@ -2,7 +2,7 @@
 import type { NodeGroupProvider } from '../types.js';
 import { buildNodeGroups } from './node-groups.js';
 import { groupScaleDownOptions } from './options.js';
-import { isRelevantAsg } from './relevance.js';
+import { awsClusterNames, isRelevantAsg } from './relevance.js';
 import { buildScratchTemplate } from './template.js';
 import { asgInspectFailures, asgLowerMinSize, asgRaiseMaxSize, asgSetTemplateLabels, asgSetTemplateResource, asgSetTemplateTaint, asgTemplateSourceLabel } from './wording.js';
 
@@ -12,6 +12,7 @@ export const awsProvider: NodeGroupProvider = {
   id: 'aws',
   groupNoun: 'Auto Scaling group',
   buildNodeGroups: (ctx) => buildNodeGroups({ asgs: ctx.raw.autoScalingGroups, nodes: ctx.raw.nodes, config: ctx.ca }),
+  clusterNames: (ctx, all) => awsClusterNames(ctx.ca, all),
   isRelevant: (group, ctx, all) => isRelevantAsg(group, ctx.ca, all),
   scratchTemplate: (group, tctx) => buildScratchTemplate(group, tctx),
   // CA: processors/nodeinfosprovider/asg_tag_resource_node_info_provider.go (AWS's NodeInfoProcessor)

@@ -11,16 +11,14 @@ import type {
 import type { Node, Taint } from '../../../model/k8s.js';
 import type { NodeGroup } from '../../../model/node-group.js';
 import { formatBytes, isValidQuantity } from '../../../model/quantity.js';
+import type { RequirementsTypes, ScratchTemplate, TemplateContext } from '../../node-group-provider.js';
 import {
   addDeprecatedLabels,
   kubeProxyPod,
   podsExpectedOnFreshNode,
   readyConditions,
-  type RequirementsTypes,
   sanitizeTaints,
-  type ScratchTemplate,
   TEMPLATE_NODE_LABEL,
-  type TemplateContext,
   templateNodeName,
   templateSuffix,
 } from '../../template-node.js';

@@ -3,7 +3,7 @@
 // before the provider seam, byte for byte.
 import type { Taint } from '../../../model/k8s.js';
 import type { NodeGroup } from '../../../model/node-group.js';
-import type { ScratchTemplate } from '../../template-node.js';
+import type { ScratchTemplate } from '../../node-group-provider.js';
 import type { Remedy, TemplateAspect } from '../types.js';
 import { shellCommand } from '../../../model/shell.js';
 import { asgMaxSizeCommand, asgTagCommand } from './commands.js';

@@ -17,6 +17,8 @@ export const externalGrpcProvider: NodeGroupProvider = {
   id: 'externalgrpc',
   groupNoun: 'externalgrpc node group',
   buildNodeGroups: buildExternalGrpcNodeGroups,
+  // the provider's groups carry no cluster tags: only CA's own --cluster-name names the cluster
+  clusterNames: (ctx) => new Set(ctx.ca.flags.clusterName?.value ? [ctx.ca.flags.clusterName.value] : []),
   isRelevant: (group) => isExternalGrpcGroupRelevant(group),
   scratchTemplate: externalGrpcScratchTemplate,
   // externalgrpc_node_group.go TemplateNodeInfo: no AsgTagResourceNodeInfoProvider-style merge

@@ -5,13 +5,12 @@ import type { GrpcNodeGroupSpec } from '../../../model/externalgrpc.js';
 import type { Node, NodeCondition, Pod } from '../../../model/k8s.js';
 import type { NodeGroup } from '../../../model/node-group.js';
 import { isValidQuantity } from '../../../model/quantity.js';
+import type { ScratchTemplate, TemplateContext } from '../../node-group-provider.js';
 import {
   daemonSetPodFor,
   daemonSetShouldRun,
   sanitizeTaints,
-  type ScratchTemplate,
   TEMPLATE_NODE_LABEL,
-  type TemplateContext,
   templateNodeName,
   templateSuffix,
 } from '../../template-node.js';

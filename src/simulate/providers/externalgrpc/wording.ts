@@ -6,7 +6,7 @@ import type { GrpcNodeGroupSpec } from '../../../model/externalgrpc.js';
 import type { Taint } from '../../../model/k8s.js';
 import type { NodeGroup } from '../../../model/node-group.js';
 import { shellCommand, shellQuote } from '../../../model/shell.js';
-import type { ScratchTemplate } from '../../template-node.js';
+import type { ScratchTemplate } from '../../node-group-provider.js';
 import type { ProviderContext, Remedy, TemplateAspect } from '../types.js';
 import { describeSource, NODEGROUP_STATUS_CONFIGMAP } from './config.js';
 import { findProviderDeployment, PROVIDER_IMAGE_NAME } from './deployment.js';

@@ -14,6 +14,7 @@ import type {
   Taint,
   Toleration,
 } from '../../../model/k8s.js';
+import { formatTaint } from '../../../model/k8s.js';
 import type { EC2NodeClass, KarpenterCondition, KarpenterDeploymentSettings, NodeClaim, NodePool } from '../../../model/karpenter.js';
 import { NODEPOOL_LABEL } from '../../../model/karpenter.js';
 import { formatResource } from '../../../model/quantity.js';
@@ -162,7 +163,7 @@ function cond(conds: KarpenterCondition[] | undefined, type: string): KarpenterC
 
 /** pretty.Taint: "k=v:Effect" or "k:Effect". */
 export function prettyTaint(t: Taint): string {
-  return t.value ? `${t.key}=${t.value}:${t.effect}` : `${t.key}:${t.effect}`;
+  return formatTaint(t);
 }
 
 /** resources.String / pretty.Concise: JSON of the resource list, keys sorted (units approximated canonically). */

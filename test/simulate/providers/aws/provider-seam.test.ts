@@ -10,6 +10,7 @@ import { skippedLines } from '../../../../src/report/findings-text.js';
 import { PLAIN } from '../../../../src/report/style.js';
 import { Analysis } from '../../../../src/simulate/analysis.js';
 import { awsProvider } from '../../../../src/simulate/providers/aws/index.js';
+import { externalGrpcProvider } from '../../../../src/simulate/providers/externalgrpc/index.js';
 import { providerFor } from '../../../../src/simulate/providers/index.js';
 import type { NodeGroupProvider } from '../../../../src/simulate/providers/types.js';
 import { buildTemplateNode } from '../../../../src/simulate/template-node.js';
@@ -149,6 +150,13 @@ describe('templates and options through the provider', () => {
     const opts = awsProvider.scaleDownOptions(grpcGroup, a.ca);
     expect(opts).toEqual(awsProvider.scaleDownOptions(undefined, a.ca));
     expect(opts.thresholdSource).toBe('flag');
+  });
+
+  it('asks the provider for the cluster names: AWS reads the discovery tags and --cluster-name, externalgrpc only the flag', () => {
+    const a = analysis(world({ caArgs: [...DEFAULT_CA_ARGS, '--cluster-name=blue'] }).raw);
+    expect([...a.clusterNames()].sort()).toEqual(['blue', 'prod']);
+    expect([...externalGrpcProvider.clusterNames(a.providerContext, a.nodeGroupsResult)]).toEqual(['blue']);
+    expect([...underExternalGrpc(analysis(), { clusterNames: () => new Set(['from-provider']) }).clusterNames()]).toEqual(['from-provider']);
   });
 
   it('reads the per-ASG scale-down options from the ASG tags under AWS', () => {

@@ -9,7 +9,8 @@ import {
   buildProviderTemplateNode,
 } from '../../../../src/simulate/providers/externalgrpc/template.js';
 import { buildInstanceTypeTable } from '../../../../src/simulate/instance-types.js';
-import type { TemplateContext } from '../../../../src/simulate/template-node.js';
+import type { TemplateContext } from '../../../../src/simulate/node-group-provider.js';
+import { externalGrpcProvider } from '../../../../src/simulate/providers/externalgrpc/index.js';
 import { cluster, NOW, STATUS_TEXT } from '../../../fixtures/externalgrpc/load.js';
 
 const groups = parseExternalGrpcConfig([{ source: { kind: 'configmap', namespace: 'kube-system', name: 'nodegroup-status' }, text: STATUS_TEXT }]).nodeGroups;
@@ -35,6 +36,7 @@ function ctx(tag = 'v1.32.1', daemonSets: DaemonSet[] = []): TemplateContext {
     eksNodegroups: [],
     daemonSets,
     podsByNode: new Map(),
+    provider: externalGrpcProvider,
   };
 }
 

@@ -14,6 +14,7 @@
 //     reported as 0), or the group's own nodes advertise it.
 import type { Finding } from '../../model/findings.js';
 import type { NodeGroup } from '../../model/node-group.js';
+import { parseQuantity } from '../../model/quantity.js';
 import type { Analysis } from '../../simulate/analysis.js';
 
 /** The tag prefix CA's AWS provider reads template labels, taints and resources from. */
@@ -127,7 +128,7 @@ export function resourceEvidence(
   resource: string,
 ): { ok: true; why: string } | { ok: false; why: string } {
   if (isStandardResource(resource)) return { ok: true, why: 'every node has it' };
-  const withIt = group.nodes.find((n) => Number.parseFloat(n.status?.capacity?.[resource] ?? '0') > 0);
+  const withIt = group.nodes.find((n) => parseQuantity(n.status?.capacity?.[resource] ?? 0) > 0);
   if (withIt) return { ok: true, why: `node ${withIt.metadata.name} advertises it` };
   const t = a.template(group);
   const type = t.scratch?.instanceType ?? t.instanceType;

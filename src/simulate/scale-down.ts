@@ -802,9 +802,10 @@ function compute(a: Analysis): ScaleDownAnalysis {
 
   const caStart = caPodStart(a);
   const scaleDownEnabled = ca.flags.scaleDownEnabled.value;
-  const statusUnhealthy = a.caStatus !== undefined && !a.caStatus.stale && a.caStatus.clusterHealth === 'Unhealthy';
-  // Without a status ConfigMap, count as CA does (clusterstate.go IsClusterHealthy over updateReadinessStats).
-  const computedHealth = a.caStatus === undefined && ca.found ? clusterHealthFromNodes(a) : undefined;
+  const statusUnhealthy =
+    a.caStatus !== undefined && !a.caStatus.stale && !a.caStatus.unreadable && a.caStatus.clusterHealth === 'Unhealthy';
+  // Without a readable status ConfigMap, count as CA does (clusterstate.go IsClusterHealthy over updateReadinessStats).
+  const computedHealth = (a.caStatus === undefined || a.caStatus.unreadable) && ca.found ? clusterHealthFromNodes(a) : undefined;
   const clusterUnhealthy = statusUnhealthy || computedHealth?.unhealthy === true;
   const unhealthyDetail = statusUnhealthy
     ? "CA's status ConfigMap reports the cluster Unhealthy: CA skips scale-down"

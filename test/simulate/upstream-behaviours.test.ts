@@ -348,3 +348,28 @@ describe('cluster health from the nodes when CA wrote no status ConfigMap', () =
     expect(cluster(minutes, args).clusterUnhealthy).toBe(unhealthy);
   });
 });
+
+// CA: processors/provreq/pods_filter.go — with --enable-provisioning-requests the pod-list processor drops every
+// unschedulable pod carrying the consume annotation (or its deprecated key), whether or not the request exists.
+describe('a pod consuming a ProvisioningRequest', () => {
+  const consumer = (key: string) =>
+    pendingPod('batch-0', 'web').withAnnotation(key, 'batch-pr').build();
+  it.each([
+    ['autoscaling.x-k8s.io/consume-provisioning-request'],
+    ['cluster-autoscaler.kubernetes.io/consume-provisioning-request'],
+  ])('is dropped from normal scale-up with the flag (%s), the request absent, with CA\'s message', (key) => {
+    const w = world({ caArgs: [...DEFAULT_CA_ARGS, '--enable-provisioning-requests=true'] });
+    w.add('pods', consumer(key));
+    const p = analyze(w.raw).pods.find((x) => x.report.name === 'batch-0')!;
+    expect(p.report.verdict).toBe('ignored-by-ca');
+    expect(p.report.summary).toContain(
+      "Unschedulable pod didn't trigger scale-up, because it's consuming ProvisioningRequest web/batch-pr",
+    );
+  });
+  it('is an ordinary pod without the flag: CA ignores the annotation', () => {
+    const w = world();
+    w.add('pods', consumer('autoscaling.x-k8s.io/consume-provisioning-request'));
+    const p = analyze(w.raw).pods.find((x) => x.report.name === 'batch-0')!;
+    expect(p.report.verdict).toBe('scale-up');
+  });
+});

@@ -979,6 +979,23 @@ function compute(a: Analysis): ScaleDownAnalysis {
     report.podsToMove = placed.moves;
   }
 
+  // the other side of each PDB race (core/scaledown/pdb/basic.go RemainingPdbTracker, planner order): the node whose
+  // simulation spent the budget first is removable only in this order, so it carries the statement too
+  const byName = new Map(work.map((w) => [w.entry.name, w]));
+  for (const w of work) {
+    const first = w.entry.blockers[0];
+    if (!w.entry.simulated || first?.reason !== 'NotEnoughPdb') continue;
+    for (const p of first.pdbs ?? []) {
+      if (p.initial < 1) continue;
+      for (const c of p.consumedBy) {
+        const other = byName.get(c.node)?.entry.report;
+        if (!other) continue;
+        const line = `PDB ${p.pdb.metadata.namespace ?? 'default'}/${p.pdb.metadata.name ?? ''} allows ${p.initial} disruption(s), which this node's pods used first in this loop; CA's order varies, so in a loop that simulates ${w.entry.name} first, that node can be removable and this one get NotEnoughPdb instead`;
+        if (!(other.caMayDecideEither ?? []).includes(line)) other.caMayDecideEither = [...(other.caMayDecideEither ?? []), line];
+      }
+    }
+  }
+
   // --- stage 5: unneeded nodes (unneeded/nodes.go RemovableAt): empty nodes first, then those that need a drain
   const sizeLeft = new Map<string, number>();
   for (const g of a.nodeGroupsResult.nodeGroups) {

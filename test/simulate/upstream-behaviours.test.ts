@@ -376,3 +376,25 @@ describe('a pod consuming a ProvisioningRequest', () => {
     expect(p.report.verdict).toBe('scale-up');
   });
 });
+
+// CA: core/scaleup/orchestrator/orchestrator.go filterValidScaleUpNodeGroups and the resource manager: the stage that
+// removes a group the pod would otherwise fit, and the smallest change that flips it.
+describe('counterfactuals of CA\'s group filter', () => {
+  const flipOf = (caArgs: string[], max = 5) => {
+    const w = world({ caArgs: [...DEFAULT_CA_ARGS, ...caArgs] });
+    w.raw.autoScalingGroups[0].MaxSize = max;
+    w.add('pods', pendingPod().build());
+    const p = analyze(w.raw).pods.find((x) => x.report.name === 'api-7f9c8d6b5-x2x7q')!;
+    return p.report.nodeGroups.find((g) => g.name === 'prod-general')!.counterfactual;
+  };
+  it.each([
+    ['max size reached', [], 1, { stage: 'max-size', change: 'raise the max size of prod-general from 1 to 2' }],
+    ['--max-nodes-total reached', ['--max-nodes-total=1'], 5, { stage: 'max-nodes-total', change: 'raise --max-nodes-total from 1 to at least 2' }],
+    ['--cores-total reached', ['--cores-total=0:6'], 5, { stage: 'resource-limit', change: 'raise the --cores-total max from 6 to at least 8' }],
+  ])('%s', (_name, caArgs, max, want) => {
+    expect(flipOf(caArgs as string[], max as number)).toEqual(want);
+  });
+  it('has none when the group is free to scale', () => {
+    expect(flipOf([])).toBeUndefined();
+  });
+});

@@ -41,7 +41,6 @@ import type {
   ControllerListers,
   DrainContext,
   DrainOptions,
-  ReplicationControllerLike,
 } from './drainability/types.js';
 import { maxNodeStartupTimeMs, nodeReadinessState } from './node-groups.js';
 import { compileLabelSelector } from './predicates/labels.js';
@@ -210,13 +209,10 @@ function orderDependence(blockers: BlockerDetail[]): string[] {
 
 /** CA's listers, one kind at a time: a kind missing from the snapshot cannot be looked up. */
 function listers(a: Analysis): ControllerListers {
-  const has = (k: 'replicaSets' | 'statefulSets' | 'daemonSets' | 'jobs') =>
+  const has = (k: 'replicaSets' | 'replicationControllers' | 'statefulSets' | 'daemonSets' | 'jobs') =>
     a.raw.provided.has(k) && !a.gapFor(k);
-  // ReplicationControllers are read when the snapshot carries them (a `replicationControllers` list next to the others)
-  const rcs = (a.raw as { replicationControllers?: ReplicationControllerLike[] }).replicationControllers;
-  const rcProvided = (a.raw.provided as Set<string>).has('replicationControllers');
   return {
-    ...(rcs && rcProvided ? { replicationControllers: byKey(rcs) } : {}),
+    ...(has('replicationControllers') ? { replicationControllers: byKey(a.raw.replicationControllers) } : {}),
     ...(has('replicaSets') ? { replicaSets: byKey(a.raw.replicaSets) } : {}),
     ...(has('statefulSets') ? { statefulSets: byKey(a.raw.statefulSets) } : {}),
     ...(has('daemonSets') ? { daemonSets: byKey(a.raw.daemonSets) } : {}),

@@ -398,3 +398,29 @@ describe('counterfactuals of CA\'s group filter', () => {
     expect(flipOf([])).toBeUndefined();
   });
 });
+
+// The RC rules run on a snapshot that carries ReplicationControllers (live: listed; offline: a replicationcontrollers
+// list in the dump): a missing RC is ControllerNotFound, one below --min-replica-count MinReplicasReached.
+describe('ReplicationControllers in the snapshot reach the drain rules', () => {
+  const rcObj = (name: string, replicas: number) => ({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name, namespace: 'web', uid: `rc-${name}` },
+    spec: { replicas },
+  });
+  const withRcPod = (owner: string, caArgs: string[] = []) => {
+    const w = sdWorld({ nodes: 2 });
+    w.add('pods', pod(`${owner}-x7k2p`, 'web').withRequests({ cpu: '100m', memory: '128Mi' }).ownedBy('ReplicationController', owner).onNode(nodeName(1)).build());
+    w.add('replicationControllers', rcObj('legacy-api', 2));
+    return analyzeSd(w.raw, { caArgs }).node(nodeName(1)).blockers[0];
+  };
+  it('a pod whose RC is gone blocks its node with ControllerNotFound', () => {
+    expect(withRcPod('deleted-rc')?.reason).toBe('ControllerNotFound');
+  });
+  it('an RC below --min-replica-count blocks with MinReplicasReached', () => {
+    expect(withRcPod('legacy-api', ['--min-replica-count=3'])?.reason).toBe('MinReplicasReached');
+  });
+  it('an RC at --min-replica-count does not block', () => {
+    expect(withRcPod('legacy-api')).toBeUndefined();
+  });
+});

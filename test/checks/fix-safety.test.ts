@@ -133,6 +133,17 @@ describe('the fix rule', () => {
     expect(mine.find((f) => f.subject.name === 'karp')!.remediation).toContain("asks for Karpenter's nodes");
   });
 
+  it('a GPU pod that selects a group without GPUs is told to use a GPU instance type, never to tag the group', () => {
+    // demo-batch (c5.2xlarge, min 0) is the group a pod selecting only linux nodes lands on from zero
+    const gpuPod = pendingPod('embedder', { nodeSelector: { 'kubernetes.io/os': 'linux' } });
+    gpuPod.spec.containers[0].resources = { requests: { cpu: '1', memory: '2Gi', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } };
+    const { analysis, findings } = run(withPods(raws.get('demo')!, gpuPod), '2026-11-21T10:00:00Z');
+    const gpu = findings.filter((f) => f.checkId === 'template-gpu-mismatch' && f.nodeGroup === 'demo-batch');
+    expect(gpu).toHaveLength(1);
+    expect(gpu[0].remediation).toMatch(/^Do not tag demo-batch with nvidia\.com\/gpu: c5\.2xlarge has no nvidia\.com\/gpu/);
+    for (const f of findings) expect(fixViolations(analysis, f), f.checkId).toEqual([]);
+  });
+
   it('a zone another group is in names that group instead', () => {
     const raw = withPods(raws.get('demo')!, pendingPod('zonal-b', { nodeSelector: { 'topology.kubernetes.io/zone': 'us-east-1c' } }, '3'));
     const f = run(raw, '2026-11-21T10:00:00Z').findings.find(

@@ -109,6 +109,22 @@ describe('the fix rule', () => {
     expect(resourceEvidence(d, gpu, 'amd.com/gpu').ok).toBe(false);
   });
 
+  it('never gives an AMD (g4ad) group nvidia.com/gpu: its device plugin advertises amd.com/gpu', () => {
+    const raw = raws.get('demo')!;
+    const gpuLt = raw.autoScalingGroups.find((x) => x.AutoScalingGroupName === 'demo-gpu')!.LaunchTemplate!.LaunchTemplateId;
+    const amdRaw: RawInputs = {
+      ...raw,
+      launchTemplateVersions: raw.launchTemplateVersions.map((v) =>
+        v.LaunchTemplateId === gpuLt ? { ...v, LaunchTemplateData: { ...v.LaunchTemplateData, InstanceType: 'g4ad.xlarge' } } : v,
+      ),
+    };
+    const a = new Analysis(amdRaw, { now: new Date('2026-11-21T10:00:00Z'), staticInstanceTypes: STATIC_TYPES });
+    const g = a.nodeGroups.find((x) => x.name === 'demo-gpu')!;
+    expect(a.template(g).instanceType).toBe('g4ad.xlarge');
+    expect(resourceEvidence(a, g, 'amd.com/gpu').ok).toBe(true);
+    expect(resourceEvidence(a, g, 'nvidia.com/gpu').ok).toBe(false);
+  });
+
   for (const [name, now] of EXAMPLES) {
     it(`every fix printed for examples/${name} passes`, () => {
       expect(violations(raws.get(name)!, now)).toEqual([]);

@@ -110,7 +110,8 @@ function isStandardResource(r: string): boolean {
 
 /** Accelerated families (by vendor resource) whose devices CA's table may undercount (g6f: fractional GPUs as 0). */
 const ACCELERATED_FAMILIES: Record<string, RegExp> = {
-  'nvidia.com/gpu': /^(g\d|gr\d|p\d)[a-z]*$/,
+  // g4ad carries AMD GPUs: the device plugin there advertises amd.com/gpu, never nvidia.com/gpu
+  'nvidia.com/gpu': /^(?!g4ad$)(g\d|gr\d|p\d)[a-z]*$/,
   'amd.com/gpu': /^g4ad$/,
   'habana.ai/gaudi': /^dl\d[a-z]*$/,
   'aws.amazon.com/neuron': /^(inf|trn)\d[a-z]*$/,

@@ -37,7 +37,15 @@ export default defineCheck({
       });
       return;
     }
-    if (!status.stale) return;
+    if (!status.stale) {
+      // a status casdoctor cannot parse says nothing of CA's health: not evaluated, with what could not be read
+      if (status.unreadable)
+        ctx.skip(
+          'unreadable',
+          `ConfigMap ${name} could not be parsed (${status.unreadable}); CA's health from it is not evaluated. Give it whole: ${shellCommand(['kubectl', '-n', ns, 'get', 'configmap', a.ca.flags.statusConfigMapName.value, '-o', 'json'])}`,
+        );
+      return;
+    }
     const at = status.lastUpdated ?? status.time;
     ctx.report({
       messageId: 'stale',

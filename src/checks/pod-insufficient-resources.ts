@@ -5,6 +5,7 @@ import { describeResources } from '../simulate/resources.js';
 import { remedyText } from '../simulate/providers/types.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
+import { resourceEvidence } from './lib/fix-safety.js';
 import {
   boundedEvidence,
   boundedList,
@@ -72,6 +73,10 @@ function gpuTagFix(g: GroupEvaluation, resource: string, need: number, a: Analys
   const info = g.template.instanceTypeInfo;
   const hasTag = (g.group.asg.Tags ?? []).some((t) => t.Key === `${RESOURCES_TAG}${resource}`);
   if (hasTag) return undefined;
+  // the fix rule (lib/fix-safety.ts): no resource tag for a device the instance type does not have
+  const evidence = resourceEvidence(a, g.group, resource);
+  if (!evidence.ok)
+    return `${g.group.name} cannot offer ${resource}: ${evidence.why}. A tag would make CA launch nodes the pod never fits; it needs a group of an instance type with ${resource}.`;
   const note =
     resource === 'nvidia.com/gpu' && info && info.gpu === 0
       ? `CA's instance-type table gives ${info.name} 0 GPUs, so its scratch template has ${resource}: 0. `

@@ -3,6 +3,7 @@ import { explainNodeAffinityMismatch } from '../simulate/predicates/node-affinit
 import type { GroupEvaluation } from '../simulate/why-pending.js';
 import { remedyText } from '../simulate/providers/types.js';
 import { defineCheck } from './define-check.js';
+import { realNodeTemplateCaveat, systemLabelAdvice, systemLabelOwner } from './lib/fix-safety.js';
 import { blocked, boundedEvidence, boundedList, listNames, podSubject } from './lib/support.js';
 
 /** Labels the pod asks for with a single value: nodeSelector entries and `In [one]` required-affinity expressions. */
@@ -90,17 +91,37 @@ export default defineCheck({
         wanted
           .filter(([k, v]) => g.template.node?.metadata.labels?.[k] !== v)
           .map(([key, value]) => ({ group: g.group, key, value }));
+      // the fix rule (lib/fix-safety.ts): a label the cloud, the kubelet, EKS or Karpenter sets is never a template tag;
+      // a group missing one is not made to fit by tagging the rest, so only groups missing operator labels get tags
+      const fixable = best.filter((s) => {
+        const m = missingLabels(s.g);
+        return m.length > 0 && m.every((e) => !systemLabelOwner(e.key));
+      });
       // label edits for the groups the remediation names (listNames: the first five), not for every equally close one
-      const edits = best.slice(0, 5).flatMap((s) => missingLabels(s.g));
+      const named = fixable.slice(0, 5);
+      const edits = named.flatMap((s) => missingLabels(s.g));
+      const systemAdvice = wanted
+        .filter(([k, v]) => systemLabelOwner(k) && best.some((s) => s.g.template.node?.metadata.labels?.[k] !== v))
+        .map(([k, v]) => systemLabelAdvice(a, k, v));
+      const realNodeNotes = named
+        .filter((s) => s.g.template.source === 'node' && s.g.template.fromNode)
+        .map(
+          (s) =>
+            `${realNodeTemplateCaveat(s.g.group.name, s.g.template.fromNode!)} Put the label on its nodes as well (kubelet --node-labels in the launch template, or the EKS node group's labels).`,
+        );
       const remediation =
         edits.length > 0
           ? [
-              `If ${listNames(best.map((s) => s.g.group.name))} is meant for this pod, ${remedyText(a.provider.setTemplateLabels(edits, a.providerContext))}`,
+              ...systemAdvice,
+              `If ${listNames(fixable.map((s) => s.g.group.name))} is meant for this pod, ${remedyText(a.provider.setTemplateLabels(edits, a.providerContext))}`,
+              ...realNodeNotes,
               "Otherwise fix the pod's nodeSelector / affinity to match a group that exists.",
             ].join('\n')
-          : a.provider.id === 'aws'
-            ? "Fix the pod's nodeSelector / required node affinity, or add node-template/label tags to the ASG meant for it."
-            : `Fix the pod's nodeSelector / required node affinity, or add the label to the nodeTemplate of the ${a.provider.groupNoun} meant for it.`;
+          : systemAdvice.length > 0
+            ? [...systemAdvice, "Otherwise fix the pod's nodeSelector / affinity to match a group that exists."].join('\n')
+            : a.provider.id === 'aws'
+              ? "Fix the pod's nodeSelector / required node affinity, or add node-template/label tags to the ASG meant for it."
+              : `Fix the pod's nodeSelector / required node affinity, or add the label to the nodeTemplate of the ${a.provider.groupNoun} meant for it.`;
       if (realOnly) {
         ctx.report({
           messageId: 'realNodesOnly',

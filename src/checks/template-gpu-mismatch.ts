@@ -1,8 +1,10 @@
+import type { Pod } from '../model/k8s.js';
 import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
 import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
 import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
+import { resourceEvidence } from './lib/fix-safety.js';
 import {
   groupSubject,
   scratchCases,
@@ -23,6 +25,14 @@ const GPU_RESOURCES = [
   'aws.amazon.com/neuroncore',
   'aws.amazon.com/neurondevice',
 ];
+
+/** The pod chooses its nodes (a nodeSelector or required node affinity), rather than landing wherever its tolerations allow. */
+function selectsNodes(p: Pod): boolean {
+  return (
+    Object.keys(p.spec.nodeSelector ?? {}).length > 0 ||
+    (p.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.length ?? 0) > 0
+  );
+}
 
 export default defineCheck({
   meta: {
@@ -88,6 +98,11 @@ export default defineCheck({
         if (seen.has(resource)) continue;
         const users = targeted.filter((p) => (podRequests(p)[resource] ?? 0) > (have[resource] ?? 0));
         if (users.length === 0) continue;
+        // the fix rule (lib/fix-safety.ts): a GPU tag only where the instance type has the device. Without it the
+        // template is right, not wrong; a pod that merely tolerates the group's taints is not meant for it, and one
+        // that selects it needs another instance type, never a tag (CA would launch nodes the pod never fits)
+        const evidence = resourceEvidence(a, g, resource);
+        if (!evidence.ok && !users.some(selectsNodes)) continue;
         const requested = Math.max(...users.map((p) => podRequests(p)[resource] ?? 0));
         const workloads = workloadNames(a, users);
         const pending = users.some(isPendingCandidate);
@@ -121,7 +136,9 @@ export default defineCheck({
                 observed: `Pending, requests ${resource} ${podRequests(p)[resource]}`,
               })),
           ],
-          remediation: `Tell CA the ${resource} count the device plugin advertises per node (${requested} at least):\n  ${tagCommand(g.name, `${RESOURCES_PREFIX}${resource}`, String(requested))}`,
+          remediation: evidence.ok
+            ? `Tell CA the ${resource} count the device plugin advertises per node (${requested} at least):\n  ${tagCommand(g.name, `${RESOURCES_PREFIX}${resource}`, String(requested))}`
+            : `Do not tag ${g.name} with ${resource}: ${evidence.why}, and CA would launch nodes these pods never fit. Point the pods at a group of an instance type with ${resource} (or give ${g.name} such a type in its launch template), or drop the selector that picks ${g.name}.`,
         });
       }
     }

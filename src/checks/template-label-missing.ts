@@ -2,6 +2,7 @@ import { shellQuote } from '../model/shell.js';
 import { auditedGroups, labelDrifts, relevanceText, scratchRelevance } from '../simulate/asg-audit.js';
 import { LABEL_PREFIX } from '../simulate/providers/aws/template.js';
 import { defineCheck } from './define-check.js';
+import { systemLabelAdvice, systemLabelOwner } from './lib/fix-safety.js';
 import { groupSubject, isManaged, severityFor, tagCommand, workloadList } from './lib/asg-audit.js';
 
 export default defineCheck({
@@ -58,8 +59,10 @@ export default defineCheck({
               .slice(0, 5)
               .map((p) => ({ source: `Pod ${p}`, observed: `Pending, selects ${d.key}` })),
           ],
-          remediation:
-            `Tell CA the label new nodes get (CA never reads kubelet flags or user data):\n  ${fix}` +
+          // the fix rule (lib/fix-safety.ts): a label the cloud, kubelet, EKS or Karpenter sets is never a template tag
+          remediation: systemLabelOwner(d.key)
+            ? systemLabelAdvice(a, d.key, d.expected)
+            : `Tell CA the label new nodes get (CA never reads kubelet flags or user data):\n  ${fix}` +
             (isManaged(g)
               ? `\nFor a managed node group, putting it in the node group's labels works too (CA reads them with eks:DescribeNodegroup): aws eks update-nodegroup-config --cluster-name <cluster> --nodegroup-name <name> --labels ${shellQuote(`addOrUpdateLabels={${d.key}=${d.expected}}`)}`
               : ''),

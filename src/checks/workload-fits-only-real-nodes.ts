@@ -5,6 +5,7 @@ import type { GroupPlacement } from '../simulate/preflight.js';
 import { parseResourceList } from '../simulate/resources.js';
 import { LABEL_PREFIX, RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
 import { defineCheck } from './define-check.js';
+import { systemLabelOwner } from './lib/fix-safety.js';
 import {
   listNames,
   placements,
@@ -117,7 +118,8 @@ export default defineCheck({
           });
         }
         const tags = [
-          ...gap.labels.map((l) => ({ key: `${LABEL_PREFIX}${l.key}`, value: l.value })),
+          // the fix rule (lib/fix-safety.ts): no template tag for a label the cloud, kubelet, EKS or Karpenter sets
+          ...gap.labels.filter((l) => !systemLabelOwner(l.key)).map((l) => ({ key: `${LABEL_PREFIX}${l.key}`, value: l.value })),
           ...gap.resources.map((r) => ({ key: `${RESOURCES_PREFIX}${r.name}`, value: r.value })),
         ];
         const a = templateTagAdvice(g.g, tags);

@@ -86,7 +86,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   if (st) {
     const backoff = st.nodeGroups.filter((g) => g.scaleUpStatus === 'Backoff').map((g) => g.name);
     caLines.push(
-      `status ConfigMap: ${st.clusterHealth ?? 'unknown'}, updated ${st.ageMs !== undefined ? `${formatDurationShort(Math.round(st.ageMs / 1000) * 1000)} ago` : 'at an unknown time'}${st.stale ? ' (STALE: CA is probably not running)' : ''}` +
+      `status ConfigMap: ${st.unreadable ? `could not be parsed (${t(st.unreadable)}): CA's health not evaluated` : (st.clusterHealth ?? 'unknown')}, updated ${st.ageMs !== undefined ? `${formatDurationShort(Math.round(st.ageMs / 1000) * 1000)} ago` : 'at an unknown time'}${st.stale ? ' (STALE: CA is probably not running)' : ''}` +
         `${backoff.length ? ` · in backoff: ${backoff.join(', ')}` : ''}`,
     );
   } else if (raw.provided.has('configMaps')) caLines.push('status ConfigMap: missing');

@@ -139,6 +139,14 @@ const RESOURCES: readonly ResourceSpec[] = [
     namespaced: true,
   },
   {
+    key: 'replicationControllers',
+    plural: 'replicationcontrollers',
+    group: '',
+    version: 'v1',
+    kind: 'ReplicationController',
+    namespaced: true,
+  },
+  {
     key: 'deployments',
     plural: 'deployments',
     group: 'apps',

@@ -17,6 +17,7 @@ export const KIND_TO_DATA: Record<string, DataKind> = {
   PersistentVolume: 'pvs',
   StorageClass: 'storageClasses',
   ReplicaSet: 'replicaSets',
+  ReplicationController: 'replicationControllers',
   Deployment: 'deployments',
   StatefulSet: 'statefulSets',
   DaemonSet: 'daemonSets',

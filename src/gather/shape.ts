@@ -324,6 +324,7 @@ const KUBE_SHAPES: Partial<Record<DataKind, Shape>> = {
     parameters: stringMap,
   }),
   replicaSets: workload,
+  replicationControllers: workload,
   deployments: workload,
   statefulSets: workload,
   daemonSets: workload,

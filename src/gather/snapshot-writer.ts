@@ -63,6 +63,13 @@ export const KUBE_FILES: readonly KubeFileSpec[] = [
     command: 'kubectl get replicasets -A -o json',
   },
   {
+    kind: 'replicationControllers',
+    file: 'replicationcontrollers.json',
+    itemKind: 'ReplicationController',
+    apiVersion: 'v1',
+    command: 'kubectl get replicationcontrollers -A -o json',
+  },
+  {
     kind: 'deployments',
     file: 'deployments.json',
     itemKind: 'Deployment',

@@ -310,6 +310,8 @@ export type Deployment = Workload;
 export type StatefulSet = Workload;
 export type DaemonSet = Workload;
 export type Job = Workload;
+/** core/v1 ReplicationController: CA's drain rules treat it as a ReplicaSet (replicacount/rule.go). */
+export type ReplicationController = Workload;
 
 export interface PriorityClass extends KubeObject {
   value: number;

@@ -22,6 +22,7 @@ import type {
   PodDisruptionBudget,
   PriorityClass,
   ReplicaSet,
+  ReplicationController,
   ServiceAccount,
   StatefulSet,
   StorageClass,
@@ -64,6 +65,8 @@ export interface RawInputs {
   pvs: PersistentVolume[];
   storageClasses: StorageClass[];
   replicaSets: ReplicaSet[];
+  /** core/v1 ReplicationControllers: what CA's drain rules look up for pods they own. */
+  replicationControllers: ReplicationController[];
   deployments: Deployment[];
   statefulSets: StatefulSet[];
   daemonSets: DaemonSet[];
@@ -128,6 +131,7 @@ export const DATA_KINDS: readonly DataKind[] = [
   'pvs',
   'storageClasses',
   'replicaSets',
+  'replicationControllers',
   'deployments',
   'statefulSets',
   'daemonSets',

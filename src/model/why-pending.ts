@@ -45,6 +45,12 @@ export interface PodGroupResult {
    * Says which nodes and why; `fits` above follows the node casdoctor took (the first good node in snapshot order).
    */
   caMayDecideEither?: string;
+  /**
+   * The counterfactual: the stage of CA's group filter that removed this group although the pod would otherwise fit
+   * its template ("max-size", "backoff", "unhealthy", "no-template", "resource-limit", "max-nodes-total"), and the
+   * smallest change that flips it ("raise the max size of G from 10 to 11").
+   */
+  counterfactual?: { stage: string; change: string };
   /** What CA's own log last said of this pod (or a sibling of its controller) on this group, when a log was read. */
   caLogged?: { text: string; at?: string; pod?: string };
 }

@@ -169,6 +169,10 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
       // where the real CA's verdict depends on which node it copies as the template, say so instead of guessing
       for (const g of p.nodeGroups)
         if (g.caMayDecideEither) out.push(s.yellow(`  CA may decide either on ${t(g.name)}: ${t(g.caMayDecideEither, { max: 600 })}`));
+      // the counterfactual, where no group fits: which stage stopped a group the pod would otherwise fit, and the change
+      if (!p.nodeGroups.some((g) => g.fits))
+        for (const g of p.nodeGroups)
+          if (g.counterfactual) out.push(`  would flip ${t(g.name)} (${t(g.counterfactual.stage)}): ${t(g.counterfactual.change, { max: 600 })}`);
       // CA's own log beside casdoctor's verdict: one line for the groups where CA said what casdoctor says, one per
       // group where it said something else
       const logged = p.nodeGroups.filter((g) => g.caLogged);

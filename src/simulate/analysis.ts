@@ -50,6 +50,7 @@ const HUMAN_KIND: Partial<Record<DataKind, string>> = {
   pvs: 'persistentvolumes',
   storageClasses: 'storageclasses.storage.k8s.io',
   replicaSets: 'replicasets.apps',
+  replicationControllers: 'replicationcontrollers',
   deployments: 'deployments.apps',
   statefulSets: 'statefulsets.apps',
   daemonSets: 'daemonsets.apps',

@@ -111,11 +111,13 @@ export function classifyPodForCa(
   }
   const provReq = ca.flags.enableProvisioningRequests.value ? consumedProvisioningRequest(pod) : undefined;
   if (provReq !== undefined) {
-    // CA: processors/provreq/pods_filter.go drops the pod from normal scale-up (and records an event without a reason)
+    // CA: processors/provreq/pods_filter.go:72-95@cluster-autoscaler-1.36.1 drops the pod from normal scale-up whether or
+    // not the request exists or is provisioned, and records an event without a reason (pods_filter.go:52)
+    const ref = `${pod.metadata.namespace ?? 'default'}/${provReq}`;
     return {
       kind: 'ignored',
       caWord: 'consumes ProvisioningRequest',
-      reason: `it consumes ProvisioningRequest ${pod.metadata.namespace ?? 'default'}/${provReq}; CA scales up for the ProvisioningRequest, never for the pod itself`,
+      reason: `it consumes ProvisioningRequest ${ref}, so CA drops it from normal scale-up whatever the request's state ("Unschedulable pod didn't trigger scale-up, because it's consuming ProvisioningRequest ${ref}"); only the request's own provisioning can bring its node`,
     };
   }
   const delayMs = scaleUpDelayMs(pod, ca);

@@ -55,6 +55,11 @@ export interface CaStatus {
   nodeGroups: CaStatusNodeGroup[];
   /** Anything that could not be read; never thrown. */
   problems: string[];
+  /**
+   * Set when the status body could not be parsed or is cut short (truncated, an unknown format): what could not be
+   * read. Its health and node-group states are then not evaluated; only its timestamps are used.
+   */
+  unreadable?: string;
 }
 
 /** The status ConfigMap CA writes: `--namespace` / `--status-config-map-name`. */
@@ -126,6 +131,12 @@ export function parseCaStatus(cm: ConfigMap, now: Date): CaStatus {
     status.format = 'yaml';
     parseYamlStatus(body, status);
   }
+  if (typeof body === 'string') {
+    const cut = status.format === 'text' ? textTruncation(body) : status.format === 'yaml' ? yamlTruncation(body) : undefined;
+    if (cut) status.problems.push(cut);
+    if (status.format === 'unknown' || cut)
+      status.unreadable = status.problems.filter((p) => !p.startsWith('annotation ')).join('; ') || 'the status body';
+  }
   const newest = [status.lastUpdated, status.time]
     .filter((d): d is Date => !!d)
     .sort((a, b) => b.getTime() - a.getTime())[0];
@@ -134,6 +145,46 @@ export function parseCaStatus(cm: ConfigMap, now: Date): CaStatus {
     status.stale = status.ageMs > STATUS_STALE_AFTER_MS;
   } else status.problems.push('the status has no timestamp');
   return status;
+}
+
+/**
+ * A text status cut short. CA <= 1.29 writes every condition as three lines, the last "LastTransitionTime: <time>"
+ * (clusterstate/api/utils.go:35-75@cluster-autoscaler-1.29.0 getConditionsString), so a complete body ends with one,
+ * or with a Health "<unknown>" line, or is "Initializing".
+ */
+function textTruncation(body: string): string | undefined {
+  const lines = body.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const last = lines[lines.length - 1] ?? '';
+  if (lines.length <= 1) return 'text status has nothing after its header (truncated?)';
+  if (last === 'Initializing' || /^Health:\s+<unknown>$/.test(last)) return undefined;
+  const t = /^LastTransitionTime:\s+(.*)$/.exec(last);
+  if (t && parseGoTimeString(t[1])) return undefined;
+  return `text status is cut short: it ends in "${last.slice(0, 60)}" instead of a condition's LastTransitionTime line`;
+}
+
+/**
+ * A YAML status that parsed but lacks parts CA always writes (clusterstate/api/types.go, 1.30+): the time, the
+ * cluster-wide health / scaleUp / scaleDown, and each node group's three — a body cut at a line boundary.
+ */
+function yamlTruncation(body: string): string | undefined {
+  let doc: unknown;
+  try {
+    doc = parseStatusYaml(body) ?? parseYaml(body);
+  } catch {
+    return undefined; // said already by parseYamlStatus
+  }
+  if (!isObj(doc)) return undefined;
+  if (doc.autoscalerStatus === 'Initializing') return undefined;
+  const missing: string[] = [];
+  if (doc.time === undefined) missing.push('time');
+  const cw = doc.clusterWide;
+  for (const k of ['health', 'scaleUp', 'scaleDown']) if (!isObj(cw) || !isObj(cw[k])) missing.push(`clusterWide.${k}`);
+  if (Array.isArray(doc.nodeGroups))
+    doc.nodeGroups.forEach((g, i) => {
+      for (const k of ['health', 'scaleUp', 'scaleDown']) if (isObj(g) && !isObj(g[k])) missing.push(`nodeGroups[${i}].${k}`);
+    });
+  if (missing.length === 0) return undefined;
+  return `status YAML lacks ${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ` and ${missing.length - 4} more` : ''}, which CA always writes (truncated?)`;
 }
 
 const COUNT_KEYS: Record<string, keyof CaStatusNodeCounts> = {

@@ -42,7 +42,6 @@ import type {
   ControllerListers,
   DrainContext,
   DrainOptions,
-  ReplicationControllerLike,
 } from './drainability/types.js';
 import { maxNodeStartupTimeMs, nodeReadinessState } from './node-groups.js';
 import { compileLabelSelector } from './predicates/labels.js';
@@ -196,13 +195,10 @@ function orderDependence(blockers: BlockerDetail[]): string[] {
 
 /** CA's listers, one kind at a time: a kind missing from the snapshot cannot be looked up. */
 function listers(a: Analysis): ControllerListers {
-  const has = (k: 'replicaSets' | 'statefulSets' | 'daemonSets' | 'jobs') =>
+  const has = (k: 'replicaSets' | 'replicationControllers' | 'statefulSets' | 'daemonSets' | 'jobs') =>
     a.raw.provided.has(k) && !a.gapFor(k);
-  // ReplicationControllers are read when the snapshot carries them (a `replicationControllers` list next to the others)
-  const rcs = (a.raw as { replicationControllers?: ReplicationControllerLike[] }).replicationControllers;
-  const rcProvided = (a.raw.provided as Set<string>).has('replicationControllers');
   return {
-    ...(rcs && rcProvided ? { replicationControllers: byKey(rcs) } : {}),
+    ...(has('replicationControllers') ? { replicationControllers: byKey(a.raw.replicationControllers) } : {}),
     ...(has('replicaSets') ? { replicaSets: byKey(a.raw.replicaSets) } : {}),
     ...(has('statefulSets') ? { statefulSets: byKey(a.raw.statefulSets) } : {}),
     ...(has('daemonSets') ? { daemonSets: byKey(a.raw.daemonSets) } : {}),
@@ -788,9 +784,10 @@ function compute(a: Analysis): ScaleDownAnalysis {
 
   const caStart = caPodStart(a);
   const scaleDownEnabled = ca.flags.scaleDownEnabled.value;
-  const statusUnhealthy = a.caStatus !== undefined && !a.caStatus.stale && a.caStatus.clusterHealth === 'Unhealthy';
-  // Without a status ConfigMap, count as CA does (clusterstate.go IsClusterHealthy over updateReadinessStats).
-  const computedHealth = a.caStatus === undefined && ca.found ? clusterHealthFromNodes(a) : undefined;
+  const statusUnhealthy =
+    a.caStatus !== undefined && !a.caStatus.stale && !a.caStatus.unreadable && a.caStatus.clusterHealth === 'Unhealthy';
+  // Without a readable status ConfigMap, count as CA does (clusterstate.go IsClusterHealthy over updateReadinessStats).
+  const computedHealth = (a.caStatus === undefined || a.caStatus.unreadable) && ca.found ? clusterHealthFromNodes(a) : undefined;
   const clusterUnhealthy = statusUnhealthy || computedHealth?.unhealthy === true;
   const unhealthyDetail = statusUnhealthy
     ? "CA's status ConfigMap reports the cluster Unhealthy: CA skips scale-down"
@@ -962,6 +959,23 @@ function compute(a: Analysis): ScaleDownAnalysis {
     pdbTracker.removePods(name, toMove);
     w.podsToReschedule = toMove;
     report.podsToMove = placed.moves;
+  }
+
+  // the other side of each PDB race (core/scaledown/pdb/basic.go RemainingPdbTracker, planner order): the node whose
+  // simulation spent the budget first is removable only in this order, so it carries the statement too
+  const byName = new Map(work.map((w) => [w.entry.name, w]));
+  for (const w of work) {
+    const first = w.entry.blockers[0];
+    if (!w.entry.simulated || first?.reason !== 'NotEnoughPdb') continue;
+    for (const p of first.pdbs ?? []) {
+      if (p.initial < 1) continue;
+      for (const c of p.consumedBy) {
+        const other = byName.get(c.node)?.entry.report;
+        if (!other) continue;
+        const line = `PDB ${p.pdb.metadata.namespace ?? 'default'}/${p.pdb.metadata.name ?? ''} allows ${p.initial} disruption(s), which this node's pods used first in this loop; CA's order varies, so in a loop that simulates ${w.entry.name} first, that node can be removable and this one get NotEnoughPdb instead`;
+        if (!(other.caMayDecideEither ?? []).includes(line)) other.caMayDecideEither = [...(other.caMayDecideEither ?? []), line];
+      }
+    }
   }
 
   // --- stage 5: unneeded nodes (unneeded/nodes.go RemovableAt): empty nodes first, then those that need a drain

@@ -41,6 +41,8 @@ export interface GroupEvaluation {
     reason: string;
     detail: string;
     kind: 'unhealthy' | 'backoff' | 'max-size' | 'no-template' | 'resource-limit' | 'max-nodes-total';
+    /** The smallest change that lifts this stage for the group (the counterfactual), when one is known. */
+    change?: string;
   };
   /** The template carries what the pod's nodeSelector / required node affinity asks for: the pod targets this group. */
   targeted: boolean;
@@ -547,6 +549,7 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
       kind: 'unhealthy',
       reason: SKIP_NOT_READY,
       detail: `CA's status ConfigMap reports the group Unhealthy (too many unready or unregistered nodes)${staleNote}${counts}`,
+      change: `get ${group.name}'s unready or unregistered nodes Ready (or removed): CA then marks the group healthy again`,
     };
   }
   if (status?.scaleUpStatus === 'Backoff') {
@@ -555,6 +558,7 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
       kind: 'backoff',
       reason: SKIP_BACKOFF,
       detail: `CA's status ConfigMap reports Backoff${b ? `: ${b.errorCode}: ${b.errorMessage}` : ''}${staleNote}`,
+      change: `fix what made ${group.name}'s last scale-up fail${b?.errorCode ? ` (${b.errorCode})` : ''}; CA retries when the backoff ends (5m, doubling to 30m)`,
     };
   }
   if (group.targetSize >= group.maxSize) {
@@ -562,6 +566,7 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
       kind: 'max-size',
       reason: SKIP_MAX_SIZE,
       detail: `${group.provider === 'aws' ? 'desired capacity' : 'target size'} ${group.targetSize} >= max size ${group.maxSize}${group.via === 'nodes-flag' ? ' (max from --nodes)' : ''}`,
+      change: `raise the max size of ${group.name} from ${group.maxSize} to ${group.targetSize + 1}${group.via === 'nodes-flag' ? ' (in --nodes)' : ''}`,
     };
   }
   if (template.source === 'none') {
@@ -571,6 +576,11 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
       kind: 'no-template',
       reason: unknown ? SKIP_NOT_EVALUATED : SKIP_NOT_READY,
       detail: template.reason ?? 'CA cannot build a template node for the group',
+      ...(unknown
+        ? { change: `add ${template.missing!.join(', ')} to the input (casdoctor, not CA, lacks it)` }
+        : template.reason?.startsWith('unable to get first AvailabilityZone')
+          ? { change: `give ${group.name} an AvailabilityZone (a subnet): CA builds its template in the first one` }
+          : {}),
     };
   }
   return undefined;
@@ -588,6 +598,7 @@ function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
           kind: 'max-nodes-total',
           reason: MAX_TOTAL_NODES,
           detail: `${ready} ready nodes >= --max-nodes-total=${maxTotal}`,
+          change: `raise --max-nodes-total from ${maxTotal} to at least ${ready + 1}`,
         };
         g.fits = false;
       }
@@ -613,6 +624,10 @@ function applyClusterLimits(a: Analysis, groups: GroupEvaluation[]): void {
         kind: 'resource-limit',
         reason,
         detail: `cluster has ${totalCores} cores / ${Math.round(totalMemGiB)} GiB; one more ${g.template.instanceType ?? 'node'} exceeds --cores-total max ${cores.max} / --memory-total max ${memory.max}`,
+        change: [
+          ...(over.includes('cpu') ? [`raise the --cores-total max from ${cores.max} to at least ${totalCores + addCores}`] : []),
+          ...(over.includes('memory') ? [`raise the --memory-total max from ${memory.max} to at least ${Math.ceil(totalMemGiB + addMem)}`] : []),
+        ].join(' and '),
       };
       g.fits = false;
     }
@@ -734,7 +749,22 @@ function toGroupResult(g: GroupEvaluation, pod: PodT): PodGroupResult {
     ...(g.notEvaluated.length ? { notEvaluated: g.notEvaluated.map((s) => s.plugin) } : {}),
     ...(g.blockers.length ? { blockers: g.blockers } : {}),
     ...(g.caMayDecideEither ? { caMayDecideEither: g.caMayDecideEither } : {}),
+    ...counterfactualOf(g),
   };
+}
+
+/**
+ * The counterfactual of a group CA's staged filter rejects (orchestrator.go filterValidScaleUpNodeGroups: health,
+ * backoff, max size, template; then --max-nodes-total and the cluster resource limits): the stage that removed a group
+ * whose template the pod would otherwise fit, and the smallest change that flips it. A failing predicate on the
+ * template is not restated here: the pod's findings say which and how to change it.
+ */
+function counterfactualOf(g: GroupEvaluation): Pick<PodGroupResult, 'counterfactual'> {
+  if (!g.group.discovered || !g.skip?.change) return {};
+  const passes = g.template.node !== undefined && g.failures.length === 0 && g.notEvaluated.length === 0;
+  // no template: nothing to fit, the change is the template itself
+  if (!passes && g.skip.kind !== 'no-template') return {};
+  return { counterfactual: { stage: g.skip.kind, change: g.skip.change } };
 }
 
 /** Which fitting group CA's expander would likely pick (CA: expander/<name>). */

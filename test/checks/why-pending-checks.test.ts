@@ -12,7 +12,7 @@ import {
   pendingPod,
   world,
 } from '../builders/world.js';
-import { findingsOf } from './harness.js';
+import { analyze, findingsOf } from './harness.js';
 
 function zeroGroup(name: string, tags: Record<string, string> = {}, type = 'c5.2xlarge') {
   return {
@@ -525,6 +525,17 @@ describe('ca-status-stale', () => {
   it('stays quiet when it is fresh', () => {
     const w = world().add('configMaps', statusConfigMap(groupStatus('prod-general', 'NoActivity')));
     expect(findingsOf(w.raw, 'ca-status-stale')).toEqual([]);
+  });
+  it('is not evaluated, naming what could not be parsed, when the status is cut short', () => {
+    const cm = statusConfigMap(groupStatus('prod-general', 'NoActivity'));
+    const body = cm.data!.status;
+    cm.data!.status = body.slice(0, body.indexOf('  scaleUp:'));
+    const w = world().add('configMaps', cm);
+    const { findings, skipped } = analyze(w.raw);
+    expect(findings.filter((f) => f.checkId === 'ca-status-stale')).toEqual([]);
+    const skip = skipped.find((x) => x.checkId === 'ca-status-stale');
+    expect(skip?.reason).toBe('unreadable');
+    expect(skip?.detail).toMatch(/could not be parsed \(status YAML lacks clusterWide\.scaleUp.*kubectl -n kube-system get configmap cluster-autoscaler-status -o json/);
   });
 });
 

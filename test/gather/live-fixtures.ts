@@ -469,6 +469,12 @@ export function kubeFixture(): Partial<RawInputs> {
         status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 },
       }),
     ],
+    replicationControllers: [
+      obj('v1', 'ReplicationController', 'payments', 'legacy-reports', {
+        spec: { replicas: 1, selector: { app: 'legacy-reports' } },
+        status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 },
+      }),
+    ],
     deployments: [ca, deploy('payments', 'api', 2, '123456789012.dkr.ecr.us-east-1.amazonaws.com/api:1.4.2')],
     statefulSets: [
       obj('apps/v1', 'StatefulSet', 'payments', 'ledger', {

@@ -21,6 +21,7 @@ const K8S_KINDS = [
   'pvs',
   'storageClasses',
   'replicaSets',
+  'replicationControllers',
   'deployments',
   'statefulSets',
   'daemonSets',

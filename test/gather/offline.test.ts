@@ -141,3 +141,20 @@ items:
     );
   });
 });
+
+// CA's drain rules look ReplicationControllers up (simulator/drainability/rules/replicacount/rule.go): a dump that
+// carries them feeds those rules; kubectl prints an RC list as a `List` of `ReplicationController` items.
+describe('ReplicationControllers in a dump', () => {
+  const rc = (name: string, replicas: number) => ({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name, namespace: 'web', uid: `5d0c0f3e-0000-4000-8000-${name.length.toString().padStart(12, '0')}` },
+    spec: { replicas, selector: { app: name }, template: { metadata: { labels: { app: name } } } },
+    status: { replicas, readyReplicas: replicas },
+  });
+  it('are recognised by content and marked provided', async () => {
+    const raw = await loadOffline([dir({ 'rcs.json': list([rc('legacy-api', 2)]) })]);
+    expect(raw.replicationControllers.map((r) => r.metadata.name)).toEqual(['legacy-api']);
+    expect(raw.provided.has('replicationControllers')).toBe(true);
+  });
+});

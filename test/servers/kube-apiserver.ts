@@ -278,6 +278,16 @@ export const KUBE_RESOURCES: readonly ResourceDef[] = [
     shortNames: ['rs'],
   },
   {
+    key: 'replicationControllers',
+    plural: 'replicationcontrollers',
+    singular: 'replicationcontroller',
+    group: '',
+    version: 'v1',
+    kind: 'ReplicationController',
+    namespaced: true,
+    shortNames: ['rc'],
+  },
+  {
     key: 'statefulSets',
     plural: 'statefulsets',
     singular: 'statefulset',

@@ -376,13 +376,36 @@ NodeGroups:
     [
       'nodeGroups of the wrong type',
       'autoscalerStatus: Running\nnodeGroups: 3\n',
-      ['nodeGroups is not a list', 'the status has no timestamp'],
+      [
+        'nodeGroups is not a list',
+        'status YAML lacks time, clusterWide.health, clusterWide.scaleUp, clusterWide.scaleDown, which CA always writes (truncated?)',
+        'the status has no timestamp',
+      ],
     ],
   ])('collects problems instead of throwing for %s', (_name, body, problems) => {
     const s = parseCaStatus(statusConfigMap(body), NOW);
     if (problems) expect(s.problems).toEqual(problems);
     else expect(s.problems[0]).toMatch(/^status is neither the text format nor valid YAML/);
     expect(s.stale).toBe(false);
+  });
+
+  it('reads complete statuses of both formats as readable', () => {
+    for (const body of [TEXT_129, YAML_V2, YAML_SORTED]) expect(parseCaStatus(statusConfigMap(body), NOW).unreadable).toBeUndefined();
+  });
+
+  it.each([
+    ['a YAML status cut mid-value', YAML_V2.slice(0, YAML_V2.indexOf('lastProbeTime') + 30), /^status is neither the text format nor valid YAML/],
+    [
+      'a YAML status cut at a line end',
+      YAML_V2.split('\n').slice(0, YAML_V2.split('\n').findIndex((l) => l.startsWith('  scaleUp:'))).join('\n'),
+      /^status YAML lacks clusterWide\.scaleUp, clusterWide\.scaleDown, which CA always writes/,
+    ],
+    ['a pre-1.30 text status cut mid-line', TEXT_129.slice(0, TEXT_129.indexOf('ScaleUp:') + 12), /^text status is cut short: it ends in "ScaleUp:/],
+    ['a text status with only its header', 'Cluster-autoscaler status at 2026-03-01 10:00:05.123456789 +0000 UTC:\n', /text status has nothing after its header \(truncated\?\)/],
+  ])('says what could not be read of %s, and keeps its time', (_name, body, said) => {
+    const s = parseCaStatus(statusConfigMap(body, ANNOTATION), NOW);
+    expect(s.unreadable).toMatch(said);
+    expect(s.lastUpdated?.toISOString()).toBe('2026-03-01T10:00:05.123Z');
   });
 
   it('reports an unreadable last-updated annotation', () => {

@@ -280,7 +280,10 @@ describe('CA may decide either: scale-down verdicts that depend on CA\'s order',
     expect(either).toContain(
       `PDB web/api allows 1 disruption(s); nodes simulated earlier in this loop used it (${nodeName(1)}). CA's order varies, so in a loop that simulates this node first it can be removable and ${nodeName(1)} get NotEnoughPdb instead`,
     );
-    expect(r.node(nodeName(1)).report.caMayDecideEither).toBeUndefined();
+    // both sides of the race carry it: node 1 is removable only because CA happened to simulate it first
+    expect(r.node(nodeName(1)).report.caMayDecideEither).toEqual([
+      `PDB web/api allows 1 disruption(s), which this node's pods used first in this loop; CA's order varies, so in a loop that simulates ${nodeName(2)} first, that node can be removable and this one get NotEnoughPdb instead`,
+    ]);
   });
   it('stays silent for a node blocked by one pod for a reason order cannot change', () => {
     const w = sdWorld({ nodes: 2 });
@@ -345,5 +348,78 @@ describe('cluster health from the nodes when CA wrote no status ConfigMap', () =
     [30, ['--ok-total-unready-count=4'], false],
   ])('4 of 8 nodes not Ready for %i min with %j: unhealthy %s', (minutes, args, unhealthy) => {
     expect(cluster(minutes, args).clusterUnhealthy).toBe(unhealthy);
+  });
+});
+
+// CA: processors/provreq/pods_filter.go — with --enable-provisioning-requests the pod-list processor drops every
+// unschedulable pod carrying the consume annotation (or its deprecated key), whether or not the request exists.
+describe('a pod consuming a ProvisioningRequest', () => {
+  const consumer = (key: string) =>
+    pendingPod('batch-0', 'web').withAnnotation(key, 'batch-pr').build();
+  it.each([
+    ['autoscaling.x-k8s.io/consume-provisioning-request'],
+    ['cluster-autoscaler.kubernetes.io/consume-provisioning-request'],
+  ])('is dropped from normal scale-up with the flag (%s), the request absent, with CA\'s message', (key) => {
+    const w = world({ caArgs: [...DEFAULT_CA_ARGS, '--enable-provisioning-requests=true'] });
+    w.add('pods', consumer(key));
+    const p = analyze(w.raw).pods.find((x) => x.report.name === 'batch-0')!;
+    expect(p.report.verdict).toBe('ignored-by-ca');
+    expect(p.report.summary).toContain(
+      "Unschedulable pod didn't trigger scale-up, because it's consuming ProvisioningRequest web/batch-pr",
+    );
+  });
+  it('is an ordinary pod without the flag: CA ignores the annotation', () => {
+    const w = world();
+    w.add('pods', consumer('autoscaling.x-k8s.io/consume-provisioning-request'));
+    const p = analyze(w.raw).pods.find((x) => x.report.name === 'batch-0')!;
+    expect(p.report.verdict).toBe('scale-up');
+  });
+});
+
+// CA: core/scaleup/orchestrator/orchestrator.go filterValidScaleUpNodeGroups and the resource manager: the stage that
+// removes a group the pod would otherwise fit, and the smallest change that flips it.
+describe('counterfactuals of CA\'s group filter', () => {
+  const flipOf = (caArgs: string[], max = 5) => {
+    const w = world({ caArgs: [...DEFAULT_CA_ARGS, ...caArgs] });
+    w.raw.autoScalingGroups[0].MaxSize = max;
+    w.add('pods', pendingPod().build());
+    const p = analyze(w.raw).pods.find((x) => x.report.name === 'api-7f9c8d6b5-x2x7q')!;
+    return p.report.nodeGroups.find((g) => g.name === 'prod-general')!.counterfactual;
+  };
+  it.each([
+    ['max size reached', [], 1, { stage: 'max-size', change: 'raise the max size of prod-general from 1 to 2' }],
+    ['--max-nodes-total reached', ['--max-nodes-total=1'], 5, { stage: 'max-nodes-total', change: 'raise --max-nodes-total from 1 to at least 2' }],
+    ['--cores-total reached', ['--cores-total=0:6'], 5, { stage: 'resource-limit', change: 'raise the --cores-total max from 6 to at least 8' }],
+  ])('%s', (_name, caArgs, max, want) => {
+    expect(flipOf(caArgs as string[], max as number)).toEqual(want);
+  });
+  it('has none when the group is free to scale', () => {
+    expect(flipOf([])).toBeUndefined();
+  });
+});
+
+// The RC rules run on a snapshot that carries ReplicationControllers (live: listed; offline: a replicationcontrollers
+// list in the dump): a missing RC is ControllerNotFound, one below --min-replica-count MinReplicasReached.
+describe('ReplicationControllers in the snapshot reach the drain rules', () => {
+  const rcObj = (name: string, replicas: number) => ({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name, namespace: 'web', uid: `rc-${name}` },
+    spec: { replicas },
+  });
+  const withRcPod = (owner: string, caArgs: string[] = []) => {
+    const w = sdWorld({ nodes: 2 });
+    w.add('pods', pod(`${owner}-x7k2p`, 'web').withRequests({ cpu: '100m', memory: '128Mi' }).ownedBy('ReplicationController', owner).onNode(nodeName(1)).build());
+    w.add('replicationControllers', rcObj('legacy-api', 2));
+    return analyzeSd(w.raw, { caArgs }).node(nodeName(1)).blockers[0];
+  };
+  it('a pod whose RC is gone blocks its node with ControllerNotFound', () => {
+    expect(withRcPod('deleted-rc')?.reason).toBe('ControllerNotFound');
+  });
+  it('an RC below --min-replica-count blocks with MinReplicasReached', () => {
+    expect(withRcPod('legacy-api', ['--min-replica-count=3'])?.reason).toBe('MinReplicasReached');
+  });
+  it('an RC at --min-replica-count does not block', () => {
+    expect(withRcPod('legacy-api')).toBeUndefined();
   });
 });

@@ -103,12 +103,14 @@ export default defineCheck({
       const systemAdvice = wanted
         .filter(([k, v]) => systemLabelOwner(k) && best.some((s) => s.g.template.node?.metadata.labels?.[k] !== v))
         .map(([k, v]) => systemLabelAdvice(a, k, v));
-      const realNodeNotes = named
+      const onRealNodes = named
         .filter((s) => s.g.template.source === 'node' && s.g.template.fromNode)
-        .map(
-          (s) =>
-            `${realNodeTemplateCaveat(s.g.group.name, s.g.template.fromNode!)} Put the label on its nodes as well (kubelet --node-labels in the launch template, or the EKS node group's labels).`,
-        );
+        .map((s) => ({ group: s.g.group.name, node: s.g.template.fromNode! }));
+      const realNodeNotes = onRealNodes.length
+        ? [
+            `${realNodeTemplateCaveat(onRealNodes, a.provider.templateLabelEdit)} Put the label on ${onRealNodes.length === 1 ? 'its' : 'their'} nodes as well (${a.provider.nodeLabelHowTo}).`,
+          ]
+        : [];
       const remediation =
         edits.length > 0
           ? [

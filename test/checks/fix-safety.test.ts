@@ -7,11 +7,10 @@ import { fixViolations, resourceEvidence, systemLabelOwner, templateTagEdits } f
 import { CHECKS } from '../../src/checks/index.js';
 import type { CommandName } from '../../src/checks/define-check.js';
 import type { Finding } from '../../src/model/findings.js';
-import type { Pod } from '../../src/model/k8s.js';
+import { isPendingCandidate, type Pod } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { loadOffline } from '../../src/gather/offline.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { isPendingCandidate } from '../../src/simulate/why-pending.js';
 import { STATIC_TYPES } from './harness.js';
 
 const root = join(import.meta.dirname, '..', '..', 'examples');

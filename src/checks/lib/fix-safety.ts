@@ -92,11 +92,16 @@ export function systemLabelAdvice(a: Analysis, key: string, value: string): stri
   return `${head} No node group has ${key}=${value}: add one whose nodes do${key.endsWith('/zone') ? ` (an ASG in ${value})` : key.endsWith('instance-type') ? ` (one launching ${value})` : ''}, or change the pod's selector.`;
 }
 
-/** The caveat of rule 2, for a group whose template is a real node. */
-export function realNodeTemplateCaveat(group: string, node: string): string {
+/** The caveat of rule 2, for groups whose template is a real node (one sentence for all of them). */
+export function realNodeTemplateCaveat(groups: Array<{ group: string; node: string }>, edit = 'the tag'): string {
   // processors/nodeinfosprovider/mixed_nodeinfos_processor.go:85-149@cluster-autoscaler-1.36.1: a Ready node of the
   // group is the template; with none, the cached copy of the last one; only then the provider's (tag-built) template
-  return `CA builds ${group}'s template from its node ${node}, so it ignores the tag while the group has a Ready node, and after the group reaches zero until CA restarts (it keeps the last node's copy).`;
+  if (groups.length === 1) {
+    const [{ group, node }] = groups;
+    return `CA builds ${group}'s template from its node ${node}, so it ignores ${edit} while the group has a Ready node, and after the group reaches zero until CA restarts (it keeps the last node's copy).`;
+  }
+  const names = groups.map((g) => `${g.group} (${g.node})`).join(', ');
+  return `CA builds the templates of ${names} from their nodes, so it ignores ${edit} while a group has a Ready node, and after it reaches zero until CA restarts (it keeps the last node's copy).`;
 }
 
 /** Text that states rule 2's caveat (this module's own sentence, or the asg-audit checks' relevance wording). */

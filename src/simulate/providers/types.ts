@@ -31,6 +31,10 @@ export interface NodeGroupProvider extends TemplateProvider {
   scaleDownOptions(group: NodeGroup | undefined, ca: CaConfig): GroupScaleDownOptions;
   /** Where the provider's input came from, for the report: e.g. "ConfigMap kube-system/nodegroup-status". */
   describeSource(ctx: ProviderContext): string;
+  /** What a template-label fix edits, in a sentence ("the tag", "the nodeTemplate label"). */
+  readonly templateLabelEdit: string;
+  /** How an operator puts a label on the group's real nodes, in a parenthesis. */
+  readonly nodeLabelHowTo: string;
   /**
    * Where a scratch template's `aspect` comes from, in a report's parenthesis. AWS: "ASG tags", "ASG, m5.large";
    * externalgrpc: "nodeTemplate in ConfigMap kube-system/nodegroup-status".

@@ -11,6 +11,8 @@ export { awsClusterNames, isRelevantAsg } from './relevance.js';
 export const awsProvider: NodeGroupProvider = {
   id: 'aws',
   groupNoun: 'Auto Scaling group',
+  templateLabelEdit: 'the tag',
+  nodeLabelHowTo: "kubelet --node-labels in the launch template, or the EKS node group's labels",
   buildNodeGroups: (ctx) => buildNodeGroups({ asgs: ctx.raw.autoScalingGroups, nodes: ctx.raw.nodes, config: ctx.ca }),
   clusterNames: (ctx, all) => awsClusterNames(ctx.ca, all),
   isRelevant: (group, ctx, all) => isRelevantAsg(group, ctx.ca, all),

@@ -19,6 +19,9 @@ export interface AssembleOptions {
   yearFrom: string;
 }
 
+/** A log that starts within a minute of the window's start covers it (CA's loop is 10s). */
+const COVERAGE_SLACK_MS = 60_000;
+
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
 
 function span(steps: readonly HistoryStep[]): { from?: number; to?: number } {
@@ -66,7 +69,7 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
     for (const l of o.caLogs) {
       steps.push(...l.steps);
       sources.push({ kind: 'ca-log', name: `CA log ${l.where}`, state: 'read', steps: l.steps.length, ...(l.firstTime !== undefined ? { from: l.firstTime } : {}), ...(l.lastTime !== undefined ? { to: l.lastTime } : {}) });
-      if (l.firstTime !== undefined && l.firstTime > o.since) clockNotes.push(`CA log ${l.where} starts at ${iso(l.firstTime)}, after the window's start: CA's decisions before it are not evaluated (\`kubectl logs --previous\`, or a log shipper, keeps them)`);
+      if (l.firstTime !== undefined && l.firstTime > o.since + COVERAGE_SLACK_MS) clockNotes.push(`CA log ${l.where} starts at ${iso(l.firstTime)}, after the window's start: CA's decisions before it are not evaluated (\`kubectl logs --previous\`, or a log shipper, keeps them)`);
       if (l.yearInferred) clockNotes.push(`CA log ${l.where}: klog lines carry no year; dated by ${o.yearFrom}`);
       if (l.dropped) clockNotes.push(`CA log ${l.where}: ${l.dropped} step(s) past the cap were dropped`);
     }
@@ -80,7 +83,7 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
       steps.push(...ks);
       sources.push({ kind: 'karpenter-log', name: `Karpenter log ${where}`, state: 'read', steps: ks.length, ...(k.firstTime !== undefined ? { from: k.firstTime } : {}), ...(k.lastTime !== undefined ? { to: k.lastTime } : {}) });
       if (k.unrecognisedLines > 0) clockNotes.push(`Karpenter log ${where}: ${k.unrecognisedLines} line(s) are no Karpenter JSON record (first at line ${k.samples[0]?.line ?? '?'}); the rest was read`);
-      if (k.firstTime !== undefined && k.firstTime > o.since) clockNotes.push(`Karpenter log ${where} starts at ${iso(k.firstTime)}, after the window's start: Karpenter's decisions before it are not evaluated`);
+      if (k.firstTime !== undefined && k.firstTime > o.since + COVERAGE_SLACK_MS) clockNotes.push(`Karpenter log ${where} starts at ${iso(k.firstTime)}, after the window's start: Karpenter's decisions before it are not evaluated`);
       if (k.dropped) clockNotes.push(`Karpenter log ${where}: the oldest ${k.dropped} record(s) past the cap were dropped`);
     }
   } else notProvided('karpenter-log', "Karpenter's log", 'add `kubectl logs -n kube-system deploy/karpenter --since=6h > karpenter.log` to --from (when Karpenter runs)');

@@ -98,7 +98,7 @@ export function createCaLogStepper(opts: { where: string; now: number; maxSteps?
       }
       if (c === 68 /* D */ && (m = RE.backoff.exec(msg))) {
         if (!newRun(`backoff ${m[1]} ${m[2]}`, t)) return;
-        return add({ t, kind: 'backoff', group: line(m[1], 255), reason: line(m[4] || m[3] || 'backoff', 80), summary: `group backed off until ${line(m[2], 60)} (${line(m[3], 40)}/${line(m[4], 80)})`, raw: line(msg) }, lines);
+        return add({ t, kind: 'backoff', group: line(m[1], 255), reason: line(m[4] || m[3] || 'backoff', 80), summary: `group backed off until ${line(m[2].replace(/ m=[+-][\d.]+$/, ''), 60)} (${line(m[3], 40)}/${line(m[4], 80)})`, raw: line(msg) }, lines);
       }
       if (c === 80 /* P */ && (m = RE.unschedulable.exec(msg))) {
         if (!newRun(`pod ${m[1]}`, t)) return;

@@ -179,7 +179,7 @@ export function nodeStory(ctx: HistoryContext, id: Identity, steps: readonly His
     ...(servedBy ? { servedBy } : {}),
     steps: mine,
     created: createdVerdict(ctx, steps, mine, group, claim),
-    evicted: [...evictedPods].slice(0, 100),
+    evicted: [...new Set([...evictedPods, ...mine.filter((s) => s.kind === 'scale-down' && s.pods).flatMap((s) => s.pods!)])].slice(0, 100),
     gaps: [],
   };
   const removed = removedVerdict(ctx, mine, id, node);
@@ -194,10 +194,19 @@ const at = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
 
 function createdVerdict(ctx: HistoryContext, all: readonly HistoryStep[], mine: readonly HistoryStep[], group: string | undefined, claim: string | undefined): Verdict {
   // Karpenter: the NodeClaim, for the pods it was nominated for, or as a disruption's replacement
-  const created = first(mine, (s) => s.kind === 'nodeclaim-created');
+  const created = first(mine, (s) => s.kind === 'nodeclaim-created' && s.reason === 'replacement') ?? first(mine, (s) => s.kind === 'nodeclaim-created');
   if (claim || created) {
     const t = created?.t ?? first(mine, (s) => s.kind === 'instance-launched')?.t;
-    const pods = [...new Set(all.filter((s) => s.kind === 'pod-nominated' && s.nodeClaim === claim && s.pod).map((s) => s.pod!))];
+    let pods = [...new Set(all.filter((s) => s.kind === 'pod-nominated' && s.nodeClaim === claim && s.pod).map((s) => s.pod!))];
+    let batch = false;
+    if (pods.length === 0 && t !== undefined) {
+      // no Nominated event left: the pods of the provisioning batch Karpenter logged just before (one batch may make several NodeClaims)
+      const found = lastOf(all, (s) => s.source.kind === 'karpenter-log' && s.kind === 'pod-unschedulable' && s.t <= t && t - s.t < 30_000);
+      if (found?.pods?.length) {
+        pods = found.pods;
+        batch = true;
+      }
+    }
     if (created?.reason === 'replacement' || created?.kind === 'nodeclaim-created' && /Launching NodeClaim/.test(created.summary)) {
       const disruption = t !== undefined ? lastOf(all, (s) => s.kind === 'disrupting' && s.t <= t && t - s.t < 5 * 60_000 && s.node !== undefined) : undefined;
       return { state: 'known', actor: 'karpenter', reason: 'replacement', ...(t !== undefined ? { at: t } : {}), text: `Karpenter replacement NodeClaim ${claim ?? '?'}${disruption ? ` for the ${disruption.reason ?? ''} disruption of ${disruption.node}` : ''}${group ? ` (NodePool ${group})` : ''}` };
@@ -207,7 +216,7 @@ function createdVerdict(ctx: HistoryContext, all: readonly HistoryStep[], mine: 
       actor: 'karpenter',
       reason: 'provisioning',
       ...(t !== undefined ? { at: t } : {}),
-      text: `Karpenter NodeClaim ${claim ?? '?'}${group ? ` (NodePool ${group})` : ''}${pods.length ? ` for pod(s) ${pods.slice(0, 5).join(', ')}${pods.length > 5 ? ` and ${pods.length - 5} more` : ''}` : ' (the pods it was for: no Nominated event left)'}`,
+      text: `Karpenter NodeClaim ${claim ?? '?'}${group ? ` (NodePool ${group})` : ''}${pods.length ? ` for ${batch ? "the provisioning batch's " : ''}pod(s) ${pods.slice(0, 5).join(', ')}${pods.length > 5 ? ` and ${pods.length - 5} more` : ''}` : ' (the pods it was for: no Nominated event or provisioning log line left)'}`,
     };
   }
   const launch = first(mine, (s) => s.kind === 'instance-launched' && s.source.kind === 'asg-activity');
@@ -221,6 +230,9 @@ function createdVerdict(ctx: HistoryContext, all: readonly HistoryStep[], mine: 
         return { state: 'known', actor: 'cluster-autoscaler', reason: 'scale-up', at: raise.t, text: `Cluster Autoscaler scale-up of ${group} at ${at(raise.t)}${pods.length ? ` for pod(s) ${pods.slice(0, 5).join(', ')}${pods.length > 5 ? ` and ${pods.length - 5} more` : ''}` : ''}` };
       if (raise && raise.source.kind === 'cloudtrail')
         return { state: 'known', actor: raise.actor, by: raise.by, reason: 'desired-capacity', at: raise.t, text: `desired capacity of ${group} raised by ${raise.by ?? 'an API call'} (${actorWord(raise.actor)})` };
+      const replaced = lastOf(all, (s) => s.kind === 'instance-terminated' && s.source.kind === 'asg-activity' && s.group === group && s.t <= launch.t && launch.t - s.t < 10 * 60_000 && s.reason !== 'terminate-api-call');
+      if (replaced)
+        return { state: 'known', actor: 'asg', reason: 'replacement', at: launch.t, text: `${group} replaced ${replaced.instanceId ?? 'an instance'}${replaced.node ? ` (${replaced.node})` : ''}, taken out of service at ${at(replaced.t)}: ${replaced.summary.replace(/^instance terminated: /, '')}` };
       return { state: 'known', actor: 'asg', reason: r, at: launch.t, text: `${group ?? 'the ASG'} launched it to match a higher desired capacity; who raised it is not in the sources (CA's log, its events or CloudTrail would say)` };
     }
     const words: Record<string, string> = { 'health-replacement': 'an ASG replacement after a health check', 'az-rebalance': 'AZ rebalancing', 'capacity-rebalance': 'Capacity Rebalancing (a rebalance recommendation)', 'instance-refresh': 'an instance refresh', 'update-constraints': 'a change of the group limits' };
@@ -258,7 +270,10 @@ function actorWord(a: HistoryActor | undefined): string {
 function removedVerdict(ctx: HistoryContext, mine: readonly HistoryStep[], id: Identity, node: string | undefined): Verdict | undefined {
   const ends = mine.filter((s) => END_KINDS.has(s.kind) && s.kind !== 'unneeded' && s.kind !== 'evicted');
   if (ends.length === 0) return undefined;
-  const term = lastOf(mine, (s) => s.source.kind === 'cloudtrail' && s.kind === 'instance-terminate-requested');
+  // the call that asked for it; the ASG's own TerminateInstances that carries it out comes after and says less
+  const term =
+    lastOf(mine, (s) => s.source.kind === 'cloudtrail' && s.kind === 'instance-terminate-requested' && s.actor !== 'asg') ??
+    lastOf(mine, (s) => s.source.kind === 'cloudtrail' && s.kind === 'instance-terminate-requested');
   const interruption = first(mine, (s) => s.kind === 'interruption');
   const kDisrupt = first(mine, (s) => s.kind === 'disrupting' && s.actor === 'karpenter' && s.reason !== 'interruption');
   const caDown = first(mine, (s) => s.kind === 'scale-down' && s.actor === 'cluster-autoscaler' && s.source.kind === 'ca-log') ?? first(mine, (s) => s.kind === 'scale-down' && s.actor === 'cluster-autoscaler');
@@ -348,6 +363,10 @@ export function podStory(ctx: HistoryContext, id: Identity, steps: readonly Hist
     if (prev && t >= prev[1]) phases.push({ name: `${prev[0]} → ${name}`, from: prev[1], to: t, ms: t - prev[1], what });
     if (!prev || t >= prev[1]) prev = [name, t];
   }
+  for (const p of phases) {
+    const failed = steps.filter((s) => s.t >= p.from && s.t < p.to && (s.kind === 'scale-up-failed' || s.kind === 'launch-failed' || s.kind === 'scale-up-timeout'));
+    if (failed.length) p.what += `, including a failed attempt (${[...new Set(failed.map((f) => f.group ?? f.reason ?? f.kind))].join(', ')})`;
+  }
   const dominant = phases.reduce<PodWaitPhase | undefined>((a, p) => (!a || p.ms > a.ms ? p : a), undefined);
   const end = started?.t ?? scheduled?.t;
   const attempts = t0 !== undefined && end !== undefined
@@ -410,19 +429,26 @@ export function windowReport(ctx: HistoryContext, id: Identity, steps: readonly 
   const summaries: GroupSummary[] = groups.map((g) => {
     const of = inWindow.filter((s) => s.group === g);
     const karp = id.karpenterGroups.has(g);
-    const launches = karp ? of.filter((s) => s.kind === 'nodeclaim-created' && s.source.kind !== 'event').length : countScaleUps(of);
+    // Karpenter: NodeClaims made for pending pods, each once whatever the number of sources naming it (not the replacements)
+    const replacements = new Set(of.filter((s) => s.kind === 'nodeclaim-created' && s.reason === 'replacement' && s.nodeClaim).map((s) => s.nodeClaim));
+    const launches = karp ? new Set(of.filter((s) => s.kind === 'nodeclaim-created' && s.nodeClaim && !replacements.has(s.nodeClaim)).map((s) => s.nodeClaim)).size : countScaleUps(of);
     return {
       group: g,
       autoscaler: karp ? 'karpenter' : id.asgGroups.has(g) || of.some((s) => s.actor === 'cluster-autoscaler') ? 'cluster-autoscaler' : 'unknown',
       scaleUps: launches,
       scaleDowns: removals.filter((r) => r.group === g && (r.verdict.actor === 'cluster-autoscaler' || r.verdict.actor === 'karpenter')).length,
-      failures: of.filter((s) => s.kind === 'scale-up-failed' || s.kind === 'launch-failed' || s.kind === 'scale-up-timeout').length,
+      failures: incidentsOf(of.filter((s) => s.kind === 'scale-up-failed' || s.kind === 'launch-failed' || s.kind === 'scale-up-timeout')),
       backoffs: of.filter((s) => s.kind === 'backoff').length,
       interruptions: removals.filter((r) => r.group === g && r.verdict.actor === 'ec2').length,
       removedByOthers: removals.filter((r) => r.group === g && (r.verdict.actor === 'person' || r.verdict.actor === 'other-principal')).length,
     };
   });
   return { groups: summaries, removals, findings: findingsOf(ctx, inWindow, summaries, removals) };
+}
+
+/** Failures seen by several sources within 2m of each other are one. */
+function incidentsOf(steps: readonly HistoryStep[]): number {
+  return steps.filter((f, i) => i === 0 || f.t - steps[i - 1].t > 2 * 60_000).length;
 }
 
 /** CA scale-ups: its log's set-size lines, else its ScaledUpGroup events (one decision, not one per source). */
@@ -468,10 +494,12 @@ function findingsOf(ctx: HistoryContext, inWindow: readonly HistoryStep[], group
       out.push(
         finding('history-scale-up-loop', 'warning', g.group, { kind, name: g.group }, `${g.group} launched ${empties.length} nodes that were removed empty in the window`, empties.slice(0, 5).map((e) => ({ source: 'history', observed: `${e.node}: ${e.verdict.text}` })), 'find the pod that keeps triggering the scale-up and does not land: `casdoctor why-pending --all`'),
       );
+    // one failure is seen by several sources (the ASG's activity, CA's log line, its backoff): steps within 2m are one incident
     const failures = of.filter((s) => s.kind === 'scale-up-failed' || s.kind === 'launch-failed' || s.kind === 'scale-up-timeout' || s.kind === 'backoff');
-    if (failures.length >= 3)
+    const incidents = failures.filter((f, i) => i === 0 || f.t - failures[i - 1].t > 2 * 60_000);
+    if (incidents.length >= 3)
       out.push(
-        finding('history-repeated-failures', 'warning', g.group, { kind, name: g.group }, `${g.group} failed to scale up ${failures.length} times in the window`, failures.slice(0, 5).map((f) => ({ source: f.source.where, observed: `${at(f.t)} ${f.summary}` }))),
+        finding('history-repeated-failures', 'warning', g.group, { kind, name: g.group }, `${g.group} failed to scale up ${incidents.length} times in the window`, incidents.slice(0, 5).map((f) => ({ source: f.source.where, observed: `${at(f.t)} ${f.summary}` }))),
       );
   }
   for (const r of removals) {

@@ -117,13 +117,16 @@ export function createKarpenterLogParser(opts: { source: KarpenterLogSource; lim
       else json++;
       commit ??= str(r.commit);
       const time = Date.parse(String(r.time ?? r.ts ?? ''));
+      // the log's coverage is every line's time, not only the kept records'
+      if (!Number.isNaN(time)) {
+        if (first === undefined || time < first) first = time;
+        if (last === undefined || time > last) last = time;
+      }
       const rec = toRecord(r, Number.isNaN(time) ? undefined : time, lines, limits);
       if (!rec) {
         other++;
         return;
       }
-      if (first === undefined || rec.time < first) first = rec.time;
-      if (last === undefined || rec.time > last) last = rec.time;
       keep(rec);
     },
     finish(): KarpenterLogSummary {

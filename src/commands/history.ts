@@ -8,7 +8,7 @@ import { findingBlock, findingCounts } from '../report/findings-text.js';
 import { safeText } from '../report/sanitize.js';
 import { terminalStyle } from '../report/style.js';
 import { plainTable } from '../report/table.js';
-import { gatherInputs, requireOutput, resolveNow, stdoutSink, writeMachineReport } from './common.js';
+import { gatherInputs, parseRequestTimeout, requireOutput, resolveNow, stdoutSink, writeMachineReport } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export interface HistoryOptions extends GlobalOptions {
@@ -59,7 +59,7 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
   const raw = await gatherInputs(o, deps);
   if (o.from.length === 0) {
     const { gatherHistoryLive } = await import('../gather/live-history.js');
-    await gatherHistoryLive(raw, { since, now: now.getTime(), profile: o.profile, region: o.region, ...((deps.liveOverrides ?? {}) as object) });
+    await gatherHistoryLive(raw, { since, now: now.getTime(), profile: o.profile, region: o.region, requestTimeoutMs: parseRequestTimeout(o.requestTimeout), ...((deps.liveOverrides ?? {}) as object) });
   }
   const { readCaLogSteps } = await import('../gather/history-files.js');
   const caLogs = await readCaLogSteps(raw, o.now !== undefined ? now : undefined);

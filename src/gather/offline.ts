@@ -714,7 +714,7 @@ function addAwsOutput(
     const kept = (inputs.cloudTrailEvents ??= []);
     const records = doc.Events.filter(isObject);
     if (kept.length + records.length > MAX_CLOUDTRAIL_RECORDS) inputs.warnings.push(`${file}: more than ${MAX_CLOUDTRAIL_RECORDS} CloudTrail records; the rest are ignored`);
-    kept.push(...records.slice(0, Math.max(0, MAX_CLOUDTRAIL_RECORDS - kept.length)));
+    for (const r of records.slice(0, Math.max(0, MAX_CLOUDTRAIL_RECORDS - kept.length))) kept.push(r);
     n += doc.Events.length || 1;
   }
   if (isObject(doc.nodegroup) && typeof doc.nodegroup.nodegroupName === 'string') {

@@ -77,3 +77,16 @@ describe('a node whose evidence is gone', () => {
     expect(story.gaps.join('\n')).toMatch(/the instance of n9 is not named by any source/);
   });
 });
+
+describe('a large source', () => {
+  it('assembles 150,000 steps of one log without passing them as arguments (no stack overflow)', async () => {
+    const { assembleHistory } = await import('../../src/simulate/history/assemble.js');
+    const { emptyInputs } = await import('../../src/model/snapshot.js');
+    const raw = emptyInputs();
+    const records = Array.from({ length: 150_000 }, (_, i) => ({ time: T0 + i, kind: 'deleted-node' as const, level: 'INFO', message: 'deleted node', line: i + 1, node: `n${i % 50}` }));
+    raw.karpenterLogs = [{ source: { kind: 'text' }, format: 'json', lines: 150_000, otherLines: 0, unrecognisedLines: 0, samples: [], records, dropped: 0 }];
+    const c = assembleHistory(raw, { now: min(360), since: T0, live: false, caLogs: [], yearFrom: '--now' });
+    expect(c.steps).toHaveLength(150_000);
+    expect(c.sources.find((s) => s.kind === 'karpenter-log')).toMatchObject({ state: 'read', steps: 150_000 });
+  });
+});

@@ -22,6 +22,11 @@ export interface AssembleOptions {
 /** A log that starts within a minute of the window's start covers it (CA's loop is 10s). */
 const COVERAGE_SLACK_MS = 60_000;
 
+/** a.push(...b) passes b as arguments: a source of 200,000 steps overflows the stack. */
+function append<T>(a: T[], b: readonly T[]): void {
+  for (const x of b) a.push(x);
+}
+
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
 
 function span(steps: readonly HistoryStep[]): { from?: number; to?: number } {
@@ -48,7 +53,7 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
   // Kubernetes events
   if (raw.provided.has('events')) {
     const ev = stepsFromEvents(raw.events);
-    steps.push(...ev.steps);
+    append(steps, ev.steps);
     sources.push({ kind: 'event', name: 'Kubernetes events', state: 'read', steps: ev.steps.length, ...span(ev.steps) });
     if (ev.eventTimeOnly) clockNotes.push(`${ev.eventTimeOnly} event(s) carry only eventTime: the reporting component's clock, not the API server's`);
     if (ev.untimed) clockNotes.push(`${ev.untimed} event(s) without any time were left out`);
@@ -56,10 +61,10 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
 
   // nodes, NodeClaims, pods: their timestamps outlive the events
   const objects: HistoryStep[] = [];
-  if (raw.provided.has('nodes')) objects.push(...stepsFromNodes(raw.nodes));
-  if (raw.provided.has('nodeClaims')) objects.push(...stepsFromNodeClaims(raw.nodeClaims));
-  if (raw.provided.has('pods')) objects.push(...stepsFromPods(raw.pods));
-  steps.push(...objects);
+  if (raw.provided.has('nodes')) append(objects, stepsFromNodes(raw.nodes));
+  if (raw.provided.has('nodeClaims')) append(objects, stepsFromNodeClaims(raw.nodeClaims));
+  if (raw.provided.has('pods')) append(objects, stepsFromPods(raw.pods));
+  append(steps, objects);
   const kinds = [raw.provided.has('nodes') && 'nodes', raw.provided.has('nodeClaims') && 'NodeClaims', raw.provided.has('pods') && 'pods'].filter(Boolean).join(', ');
   if (kinds) sources.push({ kind: 'object', name: kinds, state: 'read', steps: objects.length, ...span(objects) });
   else notProvided('object', 'nodes, NodeClaims, pods', 'add `kubectl get nodes,pods -A -o json` and `kubectl get nodeclaims -o json` to --from');
@@ -67,7 +72,7 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
   // Cluster Autoscaler's log
   if (o.caLogs.length) {
     for (const l of o.caLogs) {
-      steps.push(...l.steps);
+      append(steps, l.steps);
       sources.push({ kind: 'ca-log', name: `CA log ${l.where}`, state: 'read', steps: l.steps.length, ...(l.firstTime !== undefined ? { from: l.firstTime } : {}), ...(l.lastTime !== undefined ? { to: l.lastTime } : {}) });
       if (l.firstTime !== undefined && l.firstTime > o.since + COVERAGE_SLACK_MS) clockNotes.push(`CA log ${l.where} starts at ${iso(l.firstTime)}, after the window's start: CA's decisions before it are not evaluated (\`kubectl logs --previous\`, or a log shipper, keeps them)`);
       if (l.yearInferred) clockNotes.push(`CA log ${l.where}: klog lines carry no year; dated by ${o.yearFrom}`);
@@ -80,7 +85,7 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
     for (const k of raw.karpenterLogs) {
       const where = k.source.kind === 'file' ? k.source.path : k.source.kind === 'pod' ? `pod ${k.source.namespace}/${k.source.pod}` : 'text';
       const ks = stepsFromKarpenterLog(k.records, where);
-      steps.push(...ks);
+      append(steps, ks);
       sources.push({ kind: 'karpenter-log', name: `Karpenter log ${where}`, state: 'read', steps: ks.length, ...(k.firstTime !== undefined ? { from: k.firstTime } : {}), ...(k.lastTime !== undefined ? { to: k.lastTime } : {}) });
       if (k.unrecognisedLines > 0) clockNotes.push(`Karpenter log ${where}: ${k.unrecognisedLines} line(s) are no Karpenter JSON record (first at line ${k.samples[0]?.line ?? '?'}); the rest was read`);
       if (k.firstTime !== undefined && k.firstTime > o.since + COVERAGE_SLACK_MS) clockNotes.push(`Karpenter log ${where} starts at ${iso(k.firstTime)}, after the window's start: Karpenter's decisions before it are not evaluated`);
@@ -91,7 +96,7 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
   // the ASGs' scaling activities
   if (raw.provided.has('scalingActivities')) {
     const { steps: as, unparsed } = stepsFromScalingActivities(raw.scalingActivities);
-    steps.push(...as);
+    append(steps, as);
     sources.push({ kind: 'asg-activity', name: 'ASG scaling activities', state: 'read', steps: as.length, ...span(as) });
     if (unparsed) clockNotes.push(`${unparsed} scaling activit(ies) with a Cause casdoctor does not parse: shown with their raw text`);
   } else notProvided('asg-activity', 'ASG scaling activities', 'add `aws autoscaling describe-scaling-activities --auto-scaling-group-name NAME --output json` to --from', 'scalingActivities');
@@ -99,7 +104,7 @@ export function assembleHistory(raw: RawInputs, o: AssembleOptions): HistoryCont
   // CloudTrail
   if (raw.cloudTrailEvents) {
     const ct = stepsFromCloudTrail(raw.cloudTrailEvents);
-    steps.push(...ct);
+    append(steps, ct);
     sources.push({ kind: 'cloudtrail', name: 'CloudTrail LookupEvents', state: 'read', steps: ct.length, ...span(ct) });
   } else
     notProvided(

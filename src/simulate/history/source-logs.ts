@@ -129,15 +129,16 @@ export function createCaLogStepper(opts: { where: string; now: number; maxSteps?
 export function stepsFromKarpenterLog(records: readonly KarpenterLogRecord[], where: string): HistoryStep[] {
   const out: HistoryStep[] = [];
   for (const r of records) {
-    const base = {
+    // one shape for every step (no conditional spreads: a 100 MB log makes 200,000 of them)
+    const base: Pick<HistoryStep, 't' | 'actor' | 'source' | 'node' | 'nodeClaim' | 'instanceId' | 'group'> = {
       t: r.time,
-      actor: 'karpenter' as const,
-      source: { kind: 'karpenter-log' as const, where: `${where}:${r.line}` },
-      ...(r.node ? { node: r.node } : {}),
-      ...(r.nodeClaim ? { nodeClaim: r.nodeClaim } : {}),
-      ...(r.instanceId ? { instanceId: r.instanceId } : {}),
-      ...(r.nodePool ? { group: r.nodePool } : {}),
+      actor: 'karpenter',
+      source: { kind: 'karpenter-log', where: `${where}:${r.line}` },
     };
+    if (r.node) base.node = r.node;
+    if (r.nodeClaim) base.nodeClaim = r.nodeClaim;
+    if (r.instanceId) base.instanceId = r.instanceId;
+    if (r.nodePool) base.group = r.nodePool;
     const offering = [r.instanceType, r.zone, r.capacityType].filter(Boolean).join(' ');
     switch (r.kind) {
       case 'provisionable-pods':

@@ -56,7 +56,12 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
   const now = resolveNow(o, deps);
   const since = parseSince(o.since ?? '6h', now);
   if (since >= now.getTime()) throw new UsageError(`--since ${JSON.stringify(o.since)} is not before now (${now.toISOString()})`);
-  const raw = await gatherInputs(o, deps);
+  // live: both autoscalers' logs over the window (CA's within --ca-log-since's bounds, Karpenter's likewise)
+  const windowSeconds = Math.ceil((now.getTime() - since) / 1000);
+  const raw =
+    o.from.length > 0
+      ? await gatherInputs(o, deps)
+      : await gatherInputs({ ...o, caLogSince: `${windowSeconds}s` }, { ...deps, liveOverrides: { ...(deps.liveOverrides ?? {}), karpenterLogSinceSeconds: windowSeconds } });
   if (o.from.length === 0) {
     const { gatherHistoryLive } = await import('../gather/live-history.js');
     await gatherHistoryLive(raw, { since, now: now.getTime(), profile: o.profile, region: o.region, requestTimeoutMs: parseRequestTimeout(o.requestTimeout), ...((deps.liveOverrides ?? {}) as object) });

@@ -1,5 +1,6 @@
 // history live end to end: the real command, client-node and the AWS SDK (CloudTrail's JSON protocol included) against
 // loopback Kubernetes and AWS servers holding examples/history; then CloudTrail denied, as a "not evaluated" source.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HistoryOptions, runHistory } from '../../src/commands/history.js';
 import { loadOffline } from '../../src/gather/offline.js';
@@ -14,9 +15,27 @@ const NOW = '2026-11-20T18:00:00Z';
 let bundle: RawInputs;
 let kube: KubeApiServer;
 
+// Karpenter's Deployment and its one pod, as the chart installs them, whose log is the bundle's karpenter.log
+const labels = { 'app.kubernetes.io/instance': 'karpenter', 'app.kubernetes.io/name': 'karpenter' };
+const KARPENTER = {
+  apiVersion: 'apps/v1', kind: 'Deployment',
+  metadata: { name: 'karpenter', namespace: 'kube-system', uid: 'd-karpenter', creationTimestamp: '2026-09-02T10:11:12Z' },
+  spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'controller', image: 'public.ecr.aws/karpenter/controller:1.14.1@sha256:4e3f0c7d' }] } } },
+};
+const KARPENTER_POD = {
+  apiVersion: 'v1', kind: 'Pod',
+  metadata: { name: 'karpenter-7c9d8b6f5-k2xq4', namespace: 'kube-system', uid: 'p-karpenter', labels, creationTimestamp: '2026-11-20T06:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'karpenter-7c9d8b6f5', uid: 'rs-karpenter', controller: true }] },
+  spec: { containers: [{ name: 'controller', image: 'public.ecr.aws/karpenter/controller:1.14.1' }], nodeName: 'ip-10-0-12-34.eu-west-1.compute.internal' },
+  status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+};
+
 beforeAll(async () => {
   bundle = await loadOffline([`${ROOT}/examples/history`]);
-  kube = await startKubeApiServer(bundle, { maxPageSize: 50 });
+  const withKarpenter = { ...bundle, deployments: [...bundle.deployments, KARPENTER], pods: [...bundle.pods, KARPENTER_POD] } as RawInputs;
+  kube = await startKubeApiServer(withKarpenter, {
+    maxPageSize: 50,
+    podLogs: { 'kube-system/karpenter-7c9d8b6f5-k2xq4/controller': readFileSync(`${ROOT}/examples/history/karpenter.log`, 'utf8') },
+  });
 });
 
 afterAll(async () => {
@@ -50,6 +69,11 @@ describe('history live', () => {
     expect(mutatingAwsRequests(aws.requests)).toEqual([]);
     expect(mutatingKubeRequests(kube.requests.slice(before))).toEqual([]);
     expect(report.sources.find((s: any) => s.kind === 'cloudtrail')).toMatchObject({ state: 'read', steps: 13 });
+    // Karpenter's log, read over the window from its pod: the consolidation is told live as offline
+    const logRead = kube.requests.slice(before).find((r) => r.path.endsWith('/karpenter-7c9d8b6f5-k2xq4/log'));
+    expect(logRead?.query).toMatchObject({ container: 'controller', sinceSeconds: String(6 * 3600) });
+    expect(report.sources.find((s: any) => s.kind === 'karpenter-log')).toMatchObject({ state: 'read', name: 'Karpenter log pod kube-system/karpenter-7c9d8b6f5-k2xq4' });
+    expect(report.removals.find((r: any) => r.node === 'ip-10-0-40-11.eu-west-1.compute.internal').verdict).toMatchObject({ actor: 'karpenter', reason: 'underutilized' });
     const person = report.removals.find((r: any) => r.verdict.actor === 'person');
     // the nodes of both dumps are served: the node's name comes from its spec.providerID
     expect(person.node).toBe('ip-10-0-13-77.eu-west-1.compute.internal');

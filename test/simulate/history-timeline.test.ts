@@ -90,3 +90,16 @@ describe('a large source', () => {
     expect(c.sources.find((s) => s.kind === 'karpenter-log')).toMatchObject({ state: 'read', steps: 150_000 });
   });
 });
+
+describe("whose group it is", () => {
+  it("calls an ASG Cluster Autoscaler's only with CA's discovery tag or CA's own steps naming it", () => {
+    const launch = at(30, { kind: 'instance-launched', actor: 'asg', group: 'g1', instanceId: 'i-0aaaabbbbcccc2222', summary: 'instance launched', source: { kind: 'asg-activity', where: 'a1' } });
+    const of = (c: HistoryContext) => {
+      const id = buildIdentity(c);
+      return windowReport(c, id, enrich(c.steps, id)).groups.map((g) => [g.group, g.autoscaler]);
+    };
+    expect(of(ctx([launch]))).toEqual([['g1', 'unknown']]);
+    expect(of(ctx([launch], { autoScalingGroups: [{ AutoScalingGroupName: 'g1', Tags: [{ Key: 'k8s.io/cluster-autoscaler/enabled', Value: 'true' }] }] as never }))).toEqual([['g1', 'cluster-autoscaler']]);
+    expect(of(ctx([launch, up(29)]))).toEqual([['g1', 'cluster-autoscaler']]);
+  });
+});

@@ -36,6 +36,8 @@ export class Identity {
   readonly groupOfNode = new Map<string, string>();
   readonly karpenterGroups = new Set<string>();
   readonly asgGroups = new Set<string>();
+  /** ASGs CA serves: its discovery tag, or its own steps naming them. */
+  readonly caGroups = new Set<string>();
   /** node → where its instance id came from when only a time match joined them */
   readonly timeLinked = new Map<string, string>();
   /** pod → the node the scheduler assigned it to */
@@ -67,6 +69,7 @@ export function buildIdentity(ctx: HistoryContext): Identity {
   const id = new Identity();
   for (const a of ctx.autoScalingGroups) {
     id.asgGroups.add(a.AutoScalingGroupName);
+    if ((a.Tags ?? []).some((t) => t.Key === 'k8s.io/cluster-autoscaler/enabled')) id.caGroups.add(a.AutoScalingGroupName);
     for (const i of a.Instances ?? []) if (i.InstanceId) id.groupOfInstance.set(i.InstanceId, a.AutoScalingGroupName);
   }
   for (const n of ctx.nodes) {
@@ -80,6 +83,7 @@ export function buildIdentity(ctx: HistoryContext): Identity {
     if (c.metadata?.name && pool) id.karpenterGroups.add(pool);
   }
   for (const s of ctx.steps) {
+    if (s.actor === 'cluster-autoscaler' && s.group) id.caGroups.add(s.group);
     const karpenter = s.actor === 'karpenter' && (s.source.kind === 'karpenter-log' || s.source.kind === 'object');
     if (s.kind === 'pod-scheduled' && s.pod && s.node) id.nodeOfPod.set(s.pod, s.node);
     if (s.kind === 'pod-scheduled' || s.kind === 'evicted') continue;
@@ -179,7 +183,7 @@ export function nodeStory(ctx: HistoryContext, id: Identity, steps: readonly His
   });
   if (mine.length === 0) return undefined;
   const group = id.groupOf(node, instanceId) ?? mine.find((s) => s.group)?.group;
-  const servedBy = group && id.karpenterGroups.has(group) ? 'karpenter' : claim ? 'karpenter' : group ? 'cluster-autoscaler' : undefined;
+  const servedBy = (group && id.karpenterGroups.has(group)) || claim ? 'karpenter' : group && id.caGroups.has(group) ? 'cluster-autoscaler' : undefined;
   const story: NodeStory = {
     ...(node ? { node } : {}),
     ...(instanceId ? { instanceId } : {}),
@@ -446,7 +450,8 @@ export function windowReport(ctx: HistoryContext, id: Identity, steps: readonly 
     const launches = karp ? new Set(of.filter((s) => s.kind === 'nodeclaim-created' && s.nodeClaim && !replacements.has(s.nodeClaim)).map((s) => s.nodeClaim)).size : countScaleUps(of);
     return {
       group: g,
-      autoscaler: karp ? 'karpenter' : id.asgGroups.has(g) || of.some((s) => s.actor === 'cluster-autoscaler') ? 'cluster-autoscaler' : 'unknown',
+      // an ASG is CA's when CA's own steps name it or it carries CA's discovery tag; any other ASG is nobody's known
+      autoscaler: karp ? 'karpenter' : id.caGroups.has(g) ? 'cluster-autoscaler' : 'unknown',
       scaleUps: launches,
       scaleDowns: removals.filter((r) => r.group === g && (r.verdict.actor === 'cluster-autoscaler' || r.verdict.actor === 'karpenter')).length,
       failures: incidentsOf(of.filter((s) => s.kind === 'scale-up-failed' || s.kind === 'launch-failed' || s.kind === 'scale-up-timeout')),

@@ -24,6 +24,8 @@ Examples:
   casdoctor history --nodegroup eks-spot-a --since 24h -o json
       live: one group over a day, as JSON
 
+Output: -o table (default), wide (adds each step's source and raw text), json or yaml (docs/history.md).
+
 Sources (each optional; what is missing is said, with how to supply it): Kubernetes events (all namespaces), nodes,
 pods and NodeClaims, Cluster Autoscaler's log, Karpenter's log, the ASGs' scaling activities and CloudTrail
 (aws cloudtrail lookup-events). Offline, --from takes kubectl and aws outputs and the two logs (plain or gzip).

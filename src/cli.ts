@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerAsgAudit } from './commands/asg-audit.register.js';
 import { registerNodeGroupAudit } from './commands/node-group-audit.register.js';
 import { registerCompletion } from './commands/completion.register.js';
+import { registerHistory } from './commands/history.register.js';
 import { registerPreflight } from './commands/preflight.register.js';
 import { registerScaleDownBlockers } from './commands/scale-down-blockers.register.js';
 import { registerSnapshot } from './commands/snapshot.register.js';
@@ -15,7 +16,7 @@ import { EXIT } from './commands/types.js';
 import { guardTerminalOutput, safeLines } from './report/sanitize.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
-const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerNodeGroupAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight];
+const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerNodeGroupAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight, registerHistory];
 
 const VERSION = '0.1.0';
 

@@ -40,6 +40,8 @@ export interface KubeGatherOptions {
   caLogSinceSeconds?: number;
   /** Read CA's log and its /metrics and /snapshotz through the pod proxy (default true). */
   readCaRecord?: boolean;
+  /** `history`: also read Karpenter's log (`pods/log`) over this many seconds, bounded as CA's. */
+  karpenterLogSinceSeconds?: number;
   /** Test hook: smaller bounds (see live-limits.ts for the defaults and why). */
   limits?: Partial<LiveLimits>;
   /** As the offline loader: 'read'/'why-pending' keep only the fields casdoctor reads (shape.ts); 'all' (default) all. */
@@ -583,6 +585,12 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
       inputs.caLogTexts = record.caLogTexts;
       inputs.caProxyTexts = record.caProxyTexts;
       inputs.gaps.push(...record.gaps);
+    }
+    if (opts.karpenterLogSinceSeconds) {
+      const { gatherKarpenterLog } = await import('./live-karpenter-log.js');
+      const k = await gatherKarpenterLog(target, inputs, { sinceSeconds: opts.karpenterLogSinceSeconds, maxBytes: target.limits.caLogBytes });
+      if (k.logs.length) inputs.karpenterLogs = k.logs;
+      inputs.gaps.push(...k.gaps);
     }
   } finally {
     await target.pool?.close();

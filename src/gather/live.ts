@@ -27,6 +27,8 @@ export interface LiveOptions {
   caLogSince?: string;
   /** Read CA's log and its /metrics and /snapshotz through the pod proxy (default true). */
   readCaRecord?: boolean;
+  /** `history`: also read Karpenter's log over this many seconds (default: not read). */
+  karpenterLogSinceSeconds?: number;
   /** Progress lines ("kubernetes: listing pods…"); the CLI shows them on stderr. */
   onProgress?: (msg: string) => void;
   // Test hooks, never set by the CLI outside tests:
@@ -73,6 +75,7 @@ export async function gatherLive(opts: LiveOptions): Promise<RawInputs> {
     onProgress: opts.onProgress,
     caLogSinceSeconds,
     readCaRecord: opts.readCaRecord,
+    ...(opts.karpenterLogSinceSeconds ? { karpenterLogSinceSeconds: opts.karpenterLogSinceSeconds } : {}),
     limits: opts.limits,
     fields: opts.fields,
   });
@@ -202,5 +205,6 @@ export function mergeInputs(a: RawInputs, b: RawInputs): RawInputs {
   if (a.caLogTexts || b.caLogTexts) out.caLogTexts = [...(a.caLogTexts ?? []), ...(b.caLogTexts ?? [])];
   if (a.caProxyTexts || b.caProxyTexts)
     out.caProxyTexts = [...(a.caProxyTexts ?? []), ...(b.caProxyTexts ?? [])];
+  if (a.karpenterLogs || b.karpenterLogs) out.karpenterLogs = [...(a.karpenterLogs ?? []), ...(b.karpenterLogs ?? [])];
   return out;
 }

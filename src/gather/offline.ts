@@ -7,6 +7,7 @@ import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
 import { readCaLogFile, sniffCaLog } from './ca-log-file.js';
+import { sniffKarpenterLog } from '../simulate/providers/karpenter/log/index.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
 import { internStrings, type InternTable } from './intern.js';
 import {
@@ -183,7 +184,7 @@ async function loadFile(
   inputs.sources.push(file);
 }
 
-type FileKind = 'document' | 'ca-log' | 'ca-metrics' | 'ca-snapshotz' | 'empty' | 'unrecognised';
+type FileKind = 'document' | 'ca-log' | 'karpenter-log' | 'ca-metrics' | 'ca-snapshotz' | 'empty' | 'unrecognised';
 
 /**
  * What a file holds, from its first bytes: CA's log (klog or JSON lines, plain or gzip), CA's /metrics text, CA's
@@ -200,6 +201,8 @@ async function recognise(file: string): Promise<FileKind> {
   if (bytes.includes(0)) return dumpName ? 'document' : 'unrecognised';
   const head = bytes.toString('utf8');
   if (sniffCaLog(head)) return 'ca-log';
+  // Karpenter's log: JSON lines, which would otherwise be read (and refused) as one JSON document
+  if (sniffKarpenterLog(head)) return 'karpenter-log';
   if (isCaMetricsHead(head)) return 'ca-metrics';
   if (SNAPSHOTZ_HEAD_RE.test(head)) return 'ca-snapshotz';
   // gzip is read for CA's record only; a dump is read as kubectl and aws print it
@@ -292,6 +295,12 @@ async function loadCaRecordFile(
     inputs.warnings.push(
       `${file}: not a Kubernetes object, AWS output, Cluster Autoscaler log, /metrics or /snapshotz casdoctor recognises; ignored`,
     );
+    return;
+  }
+  if (kind === 'karpenter-log') {
+    const { readKarpenterLogFile } = await import('./history-files.js');
+    (inputs.karpenterLogs ??= []).push(await readKarpenterLogFile(file));
+    inputs.sources.push(file);
     return;
   }
   if (kind === 'ca-log') {
@@ -642,6 +651,9 @@ function fromEventsV1(e: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
+/** CloudTrail records kept from --from (LookupEvents pages hold 50; 90 days of a busy account's instance calls fit). */
+const MAX_CLOUDTRAIL_RECORDS = 200_000;
+
 function addAwsOutput(
   inputs: RawInputs,
   doc: Record<string, unknown>,
@@ -693,6 +705,17 @@ function addAwsOutput(
     (inputs[target] as unknown[]).push(...fitted(target, 'InstanceTypes', items));
     inputs.provided.add(target);
     n += items.length || 1;
+  }
+  // `aws cloudtrail lookup-events --output json`: each record's CloudTrailEvent is a JSON string, parsed by the history
+  if (
+    Array.isArray(doc.Events) &&
+    (doc.Events.some((e) => isObject(e) && typeof e.EventName === 'string' && 'CloudTrailEvent' in e) || Object.keys(doc).every((k) => k === 'Events' || k === 'NextToken'))
+  ) {
+    const kept = (inputs.cloudTrailEvents ??= []);
+    const records = doc.Events.filter(isObject);
+    if (kept.length + records.length > MAX_CLOUDTRAIL_RECORDS) inputs.warnings.push(`${file}: more than ${MAX_CLOUDTRAIL_RECORDS} CloudTrail records; the rest are ignored`);
+    for (const r of records.slice(0, Math.max(0, MAX_CLOUDTRAIL_RECORDS - kept.length))) kept.push(r);
+    n += doc.Events.length || 1;
   }
   if (isObject(doc.nodegroup) && typeof doc.nodegroup.nodegroupName === 'string') {
     if (fitted('eksNodegroups', 'nodegroup', [doc.nodegroup]).length) inputs.eksNodegroups.push(doc.nodegroup as never);

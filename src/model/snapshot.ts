@@ -9,6 +9,7 @@ import type {
   LaunchTemplateVersion,
   ScalingActivity,
 } from './aws.js';
+import type { KarpenterLogSummary } from './karpenter-log.js';
 import type {
   ConfigMap,
   DaemonSet,
@@ -115,11 +116,15 @@ export interface RawInputs {
   caLogs?: CaLogSummary[];
   /** The externalgrpc provider's config texts (a bare nodegroup-config.yaml in --from), credentials already scrubbed. */
   externalGrpcConfigs?: ExternalGrpcConfigInput[];
+  /** Karpenter's controller logs (JSON lines in --from, or live): bounded summaries, for `casdoctor history`. */
+  karpenterLogs?: KarpenterLogSummary[];
+  /** CloudTrail LookupEvents records (`aws cloudtrail lookup-events --output json` Events, or live), as AWS prints them. */
+  cloudTrailEvents?: Array<Record<string, unknown>>;
 }
 
 export type DataKind = Exclude<
   keyof RawInputs,
-  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs'
+  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'karpenterLogs' | 'cloudTrailEvents'
 >;
 
 export const DATA_KINDS: readonly DataKind[] = [

@@ -60,6 +60,7 @@ function liveArgs(command: string): string[] | null | undefined {
     'scale-down-blockers': ['scale-down-blockers', '-o', 'json'],
     preflight: ['preflight', '--live', '-f', join(tmp, 'app.yaml'), '-o', 'json'],
     snapshot: ['snapshot', '-o', join(tmp, 'snapshot')],
+    history: ['history', '-o', 'json'],
     completion: null,
     checks: null,
     explain: null,
@@ -85,7 +86,7 @@ function awsEnv(): Record<string, string | undefined> {
 }
 
 describe('every command, live', () => {
-  it('sends only GET to Kubernetes and only Describe*/Get*/List*/Simulate* to AWS, all within deploy/', async () => {
+  it('sends only GET to Kubernetes and only Describe*/Get*/List*/Lookup*/Simulate* to AWS, all within deploy/', async () => {
     const help = await cliAsync(['--help']);
     const commands = [
       '',

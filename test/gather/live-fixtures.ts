@@ -997,6 +997,7 @@ export function mutatingKubeRequests(requests: ReadonlyArray<{ method: string; p
 /** The read-only proof for AWS: only Describe*, List*, Get* and Simulate* actions are allowed. */
 export function mutatingAwsRequests(requests: ReadonlyArray<{ service: string; action: string }>): string[] {
   return requests
-    .filter((r) => !/^(Describe|List|Get|Simulate)[A-Z]/.test(r.action))
+    // CloudTrail's LookupEvents reads the trail (history)
+    .filter((r) => !/^(Describe|List|Get|Lookup|Simulate)[A-Z]/.test(r.action))
     .map((r) => `${r.service}:${r.action}`);
 }

@@ -63,6 +63,7 @@ const SDK_SERVICES: Array<[pkg: string, prefix: string]> = [
   ['@aws-sdk/client-ec2', 'ec2'],
   ['@aws-sdk/client-eks', 'eks'],
   ['@aws-sdk/client-iam', 'iam'],
+  ['@aws-sdk/client-cloudtrail', 'cloudtrail'],
 ];
 
 /**

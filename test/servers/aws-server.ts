@@ -1,10 +1,11 @@
-// A loopback AWS endpoint for tests: autoscaling and iam (query protocol, XML), ec2 (EC2 query protocol, XML) and eks
-// (REST/JSON) on one HTTP server. Requests are decoded and responses encoded from the SDK's own Smithy schemas, so
+// A loopback AWS endpoint for tests: autoscaling and iam (query protocol, XML), ec2 (EC2 query protocol, XML), eks
+// (REST/JSON) and cloudtrail (JSON 1.1, X-Amz-Target) on one HTTP server. Requests are decoded and responses encoded from the SDK's own Smithy schemas, so
 // the wire names (launchTemplateVersionSet/item, AutoScalingGroups/member, epoch-second EKS dates) are AWS's.
 // Faults (throttling, denial, expired token, ...) use each protocol's real error shape. Every request is recorded.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as AS from '@aws-sdk/client-auto-scaling';
+import * as CT from '@aws-sdk/client-cloudtrail';
 import * as EC2 from '@aws-sdk/client-ec2';
 import * as EKS from '@aws-sdk/client-eks';
 import * as IAM from '@aws-sdk/client-iam';
@@ -21,7 +22,7 @@ import type {
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { pumpGzipBomb } from './gzip-bomb.js';
 
-export type AwsService = 'autoscaling' | 'ec2' | 'iam' | 'eks';
+export type AwsService = 'autoscaling' | 'ec2' | 'iam' | 'eks' | 'cloudtrail';
 
 export interface AwsRequest {
   service: AwsService | 'unknown';
@@ -310,6 +311,26 @@ function operations(
 ): Record<AwsService, Record<string, Operation>> {
   const asgs = (d: Partial<RawInputs>) => d.autoScalingGroups ?? [];
   return {
+    cloudtrail: {
+      // CloudTrail_20131101.LookupEvents: one EventName attribute, the window, newest first, paged
+      LookupEvents: {
+        schema: CT.LookupEvents$,
+        handle: (input, d) => {
+          const attr = (input.LookupAttributes ?? [])[0] as { AttributeKey?: string; AttributeValue?: string } | undefined;
+          const from = input.StartTime === undefined ? -Infinity : Number(input.StartTime) * 1000;
+          const to = input.EndTime === undefined ? Infinity : Number(input.EndTime) * 1000;
+          const items = (d.cloudTrailEvents ?? [])
+            .filter((e) => !attr || attr.AttributeKey !== 'EventName' || e.EventName === attr.AttributeValue)
+            .filter((e) => {
+              const t = Date.parse(String(e.EventTime));
+              return t >= from && t <= to;
+            })
+            .sort((a, b) => Date.parse(String(b.EventTime)) - Date.parse(String(a.EventTime)));
+          const { page, next } = paginate(items, input.NextToken, input.MaxResults, pageSize, 50);
+          return { Events: page, ...(next ? { NextToken: next } : {}) };
+        },
+      },
+    },
     autoscaling: {
       DescribeAutoScalingGroups: {
         schema: AS.DescribeAutoScalingGroups$,
@@ -618,6 +639,11 @@ const GENERIC_CODES: Record<AwsService, Record<string, string>> = {
     Throttling: 'ThrottlingException',
     ExpiredToken: 'ExpiredTokenException',
   },
+  cloudtrail: {
+    AccessDenied: 'AccessDeniedException',
+    Throttling: 'ThrottlingException',
+    ExpiredToken: 'ExpiredTokenException',
+  },
 };
 
 const DEFAULT_STATUS: Record<string, number> = {
@@ -723,6 +749,15 @@ export async function startAwsServer(
           nodegroupName: decodeURIComponent(eksPath[2]),
         };
         op = req.method === 'GET' ? ops.eks.DescribeNodegroup : undefined;
+      } else if (typeof req.headers['x-amz-target'] === 'string' && req.headers['x-amz-target'].startsWith('CloudTrail_20131101.')) {
+        service = 'cloudtrail';
+        action = req.headers['x-amz-target'].slice('CloudTrail_20131101.'.length);
+        op = ops.cloudtrail[action];
+        try {
+          input = JSON.parse(body || '{}') as Record<string, unknown>;
+        } catch {
+          input = {};
+        }
       } else {
         const form = new Map(new URLSearchParams(body));
         action = form.get('Action') ?? '';
@@ -788,6 +823,9 @@ export async function startAwsServer(
       };
 
       const fail = (e: ApiError) => {
+        if (service === 'cloudtrail') {
+          return respond(e.status, JSON.stringify({ __type: e.code, message: e.message }), { 'Content-Type': 'application/x-amz-json-1.1' });
+        }
         if (service === 'eks') {
           return respond(e.status, JSON.stringify({ message: e.message }), {
             'Content-Type': 'application/json',
@@ -851,6 +889,9 @@ export async function startAwsServer(
         if (service === 'iam') output.IsTruncated = true;
       }
       const outSchema = deref(op.schema[5]);
+      if (service === 'cloudtrail') {
+        return respond(200, JSON.stringify(jsonValue(output, outSchema)), { 'Content-Type': 'application/x-amz-json-1.1' });
+      }
       if (service === 'eks') {
         return respond(200, JSON.stringify(jsonValue(output, outSchema)), {
           'Content-Type': 'application/json',

@@ -6,7 +6,7 @@ import type { KarpenterLogSummary } from '../model/karpenter-log.js';
 import type { Gap } from '../model/snapshot.js';
 import { chooseCaPod } from './live-ca-record.js';
 import { parseKarpenterLogText } from './history-files.js';
-import { getWithRetry, type HttpResult, statusOf, type Target } from './live-kubernetes.js';
+import { getWithRetry, type HttpResult, statusOf, type Target } from './kube-client.js';
 
 /** Karpenter's controller: the chart's image (public.ecr.aws/karpenter/controller) or a Deployment named karpenter. */
 export function findKarpenterDeployment(deployments: readonly Deployment[]): { deployment: Deployment; container: Container } | undefined {

@@ -17,7 +17,7 @@ export const externalGrpcProvider: NodeGroupProvider = {
   id: 'externalgrpc',
   groupNoun: 'externalgrpc node group',
   templateLabelEdit: 'the nodeTemplate label',
-  nodeLabelHowTo: "the kubelet's --node-labels in the instances' start-up script (the group's instanceParameter user data)",
+  nodeLabelHowTo: "the kubelet's --node-labels in the instances' start-up script, the group's instanceParameter user data",
   buildNodeGroups: buildExternalGrpcNodeGroups,
   // the provider's groups carry no cluster tags: only CA's own --cluster-name names the cluster
   clusterNames: (ctx) => new Set(ctx.ca.flags.clusterName?.value ? [ctx.ca.flags.clusterName.value] : []),

@@ -11,6 +11,8 @@ export default defineCheck({
     commands: ['why-pending'],
     requires: ['pods'],
     autoscaler: 'karpenter',
+    // the pods Karpenter leaves to CA and CA cannot place: neither autoscaler's alone
+    routes: ['neither'],
     messages: {
       neither: 'Pod {pod} is left to CA (Karpenter {ignores}), but no CA node group fits it: {groups}.',
     },

@@ -146,7 +146,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
 
   const data: OverviewData = {
     ca: caLines,
-    pending: { total: pods.length, noScaleUp: v('no-scale-up'), ignored: v('ignored-by-ca'), scaleUp: v('scale-up'), fitsNode: v('fits-existing-node'), blocked },
+    pending: { total: pods.length, noScaleUp: v('no-scale-up'), ignored: v('ignored'), scaleUp: v('scale-up'), fitsNode: v('fits-existing-node'), blocked },
     scaleDown,
     asg: { error: bySev('error'), warning: bySev('warning'), info: bySev('info'), top: asgRun.findings.filter((f) => f.severity === 'error').slice(0, 3) },
     iam,

@@ -13,7 +13,7 @@ import { supportsHyperlinks } from '../report/style.js';
 import { terminalStyle } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
-import { autoscalersInInput, isKarpenterOnly, podRoute, type AutoscalersInInput, type PodRouteFact } from '../checks/lib/route.js';
+import { autoscalersInInput, isKarpenterOnly, karpenterHeaderText, podRoute, type AutoscalersInInput, type PodRouteFact } from '../checks/lib/route.js';
 import { renderKarpenterPodSection, withKarpenterEntries } from '../report/karpenter-text.js';
 import { Analysis } from '../simulate/analysis.js';
 import { loggedFailureText } from '../simulate/ca-record.js';
@@ -359,10 +359,4 @@ export function withRoute(r: PodReport, fact: PodRouteFact | undefined, present:
     route: fact.route,
     ...(present.karpenter ? { autoscalers: fact.autoscalers } : {}),
   };
-}
-
-/** The header's first fact on a Karpenter-only cluster: Karpenter and its version, instead of CA's defaults. */
-function karpenterHeaderText(a: Analysis): string {
-  const version = karpenterInputs(a).settings?.version;
-  return `Karpenter${version ? ` ${version}` : ''} · no Cluster Autoscaler in the input (no CA Deployment, no node group)`;
 }

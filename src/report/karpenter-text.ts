@@ -236,10 +236,10 @@ export function karpenterKeeps(d: KarpenterNodeDisruption): boolean {
 }
 
 /** scale-down-blockers: the Karpenter nodes, each with what keeps it in Karpenter's words and the fix. */
-export function renderKarpenterDisruptionSection(list: KarpenterNodeDisruption[], s: Style = PLAIN, opts: { now?: string } = {}): string[] {
+export function renderKarpenterDisruptionSection(list: KarpenterNodeDisruption[], s: Style = PLAIN, opts: { now?: string; caAbsent?: boolean } = {}): string[] {
   if (list.length === 0) return [];
   const out: string[] = [];
-  out.push(s.bold(`Karpenter nodes (Karpenter decides whether they go; CA ignores them by design)${opts.now ? s.dim(` · budgets at ${t(opts.now)}`) : ''}`));
+  out.push(s.bold(`Karpenter nodes (Karpenter decides whether they go${opts.caAbsent ? '' : '; CA ignores them by design'})${opts.now ? s.dim(` · budgets at ${t(opts.now)}`) : ''}`));
   for (const d of list) {
     const name = d.node ?? `NodeClaim ${d.nodeClaim ?? ''}`;
     const keeps = karpenterKeeps(d);

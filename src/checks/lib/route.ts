@@ -115,3 +115,9 @@ export function checkIsAboutPod(a: Analysis, pod: Pod, autoscaler: AutoscalerKey
   }
   return podAudience(a, pod).includes(autoscaler);
 }
+
+/** A report header's first fact on a Karpenter-only cluster: Karpenter and its version, instead of CA's defaults. */
+export function karpenterHeaderText(a: Analysis): string {
+  const version = karpenterOf(a).settings?.version;
+  return `Karpenter${version ? ` ${version}` : ''} · no Cluster Autoscaler in the input (no CA Deployment, no node group)`;
+}

@@ -17,8 +17,10 @@ export interface CheckRun {
 export function runChecks(checks: readonly Check[], analysis: Analysis, command: CommandName): CheckRun {
   const findings: Finding[] = [];
   const skipped: Skipped[] = [];
-  const karpenterOnly = isKarpenterOnly(analysis);
-  const scopeOf = routeScopes(analysis);
+  // preflight decides who serves a workload itself (its node groups may come from files, not from the cluster)
+  const routed = command !== 'preflight';
+  const karpenterOnly = routed && isKarpenterOnly(analysis);
+  const scopeOf = routed ? routeScopes(analysis) : (_meta: CheckMeta, scope: PodScope) => scope;
   for (const check of checks) {
     if (!check.meta.commands.includes(command)) continue;
     // a check about another CA cloud provider's groups is not part of this run (as Karpenter's checks on a cluster

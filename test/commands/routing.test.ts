@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWhyPending, type WhyPendingOptions } from '../../src/commands/why-pending.js';
 import { buildOverview, renderOverview } from '../../src/commands/overview.js';
+import { runAsgAudit, type AsgAuditOptions } from '../../src/commands/asg-audit.js';
 import { scaleDownRound, type ScaleDownBlockersOptions } from '../../src/commands/scale-down-blockers.js';
 import { capturingDeps, PIPED_JSON } from './in-process.js';
 import { ROOT } from './run.js';
@@ -174,6 +175,13 @@ describe('a Karpenter-only cluster (examples/karpenter-only: no CA Deployment, n
     expect(round.text).toContain('casdoctor scale-down-blockers · Karpenter 1.6.2 · no Cluster Autoscaler in the input');
     expect(round.text).toContain('\n0 of 6 Karpenter node(s) may go now\n');
     expect(round.text).not.toMatch(/NotAutoscaled|CA REASON|describe-auto-scaling-groups|CA ignores them/);
+  });
+
+  it('asg-audit says the cluster has no ASG to audit instead of asking for them', async () => {
+    const c = capturingDeps({ realNow: () => new Date(NOW) });
+    await expect(runAsgAudit({ ...PIPED_JSON, now: NOW, from: [KONLY], output: 'table' } as AsgAuditOptions, c.deps)).rejects.toThrow(
+      /is a Karpenter-only cluster \(NodePools, no Cluster Autoscaler Deployment, no Auto Scaling group\): asg-audit audits CA's groups, there are none/,
+    );
   });
 });
 

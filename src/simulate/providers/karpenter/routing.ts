@@ -1,8 +1,8 @@
 /**
  * Mixed clusters: which autoscaler serves each Pending pod when Cluster Autoscaler and Karpenter run side by side.
  * Karpenter side: pod eligibility (karpenter pkg/utils/pod/scheduling.go:102-108 IsProvisionable) and the silent
- * opt-out `karpenter.sh/nodepool DoesNotExist` (pkg/controllers/provisioning/provisioner.go:578-589, no event,
- * provisioner.go:209). CA side: CA considers every unschedulable pod its pod filter keeps; its node groups are ASGs,
+ * opt-out `karpenter.sh/nodepool DoesNotExist` (pkg/controllers/provisioning/provisioner.go:491-500@v1.6.2, :578-589 at
+ * main; logged at V(1), no event: provisioner.go:169-172@v1.6.2). CA side: CA considers every unschedulable pod its pod filter keeps; its node groups are ASGs,
  * and Karpenter launches plain EC2 instances, so Karpenter nodes belong to no group CA manages.
  * Verdicts per group/pool are inputs (names + fits) so real funnels can be wired in later.
  */
@@ -107,7 +107,7 @@ export function karpenterIgnoresPod(pod: Pod): PodRouting['karpenterIgnores'] {
   if (optOut) {
     return {
       id: 'nodepool-does-not-exist',
-      // provisioner.go:578 KarpenterManagedLabelDoesNotExistError, logged at V(1) only
+      // provisioner.go:493 validateKarpenterManagedLabelCanExist@v1.6.2, logged at V(1) only (:172)
       text: 'ignoring pod, configured to not run on a Karpenter provisioned node (requirement=karpenter.sh/nodepool DoesNotExist)',
       emitsEvent: false,
     };

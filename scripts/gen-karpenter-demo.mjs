@@ -3,7 +3,10 @@
 // Karpenter (seeds 001/002), captured at 2026-11-24T14:00:00Z (a Tuesday). CA v1.32.1 still manages two ASGs; Karpenter
 // v1.6.2 runs three NodePools on two EC2NodeClasses. Every file is what the kubectl / aws command in
 // examples/karpenter/README.md prints. Deterministic: ids derive from labels via sha256.
-// Usage: node scripts/gen-karpenter-demo.mjs [output-dir]
+// With --karpenter-only it writes examples/karpenter-only/: the same cluster once the migration is done, Karpenter alone
+// (no CA Deployment, pod, ReplicaSet, ServiceAccount, status ConfigMap or events, no ASG or launch-template file; the
+// system nodes stay, as an EKS managed node group no autoscaler scales).
+// Usage: node scripts/gen-karpenter-demo.mjs [output-dir] [--karpenter-only]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +15,10 @@ import {
 } from './lib/demo-kit.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = resolve(process.argv[2] ?? join(root, 'examples', 'karpenter'));
+const args = process.argv.slice(2);
+const KARPENTER_ONLY = args.includes('--karpenter-only');
+const outArg = args.find((a) => !a.startsWith('--'));
+const outDir = resolve(outArg ?? join(root, 'examples', KARPENTER_ONLY ? 'karpenter-only' : 'karpenter'));
 
 const NOW = '2026-11-24T14:00:00Z';
 const CLUSTER = 'shop-prod';
@@ -663,6 +669,12 @@ events.push(event({ ns: 'default', involved: nodeRef('batch-2'), reason: 'Disrup
   message: 'Node is blocked from disruption: disruption is blocked through the "karpenter.sh/do-not-disrupt" annotation', first: '2026-11-24T11:16:00Z', last: addS(NOW, -120), count: 33, label: 'dndn' }));
 
 // ---------------------------------------------------------------------------------------------------------------
+// the Karpenter-only variant: every trace of CA removed, as `kubectl get` prints the cluster once CA is uninstalled
+const isCa = (o) => o.metadata.namespace === 'kube-system' && /^cluster-autoscaler/.test(o.metadata.name);
+if (KARPENTER_ONLY) {
+  for (const list_ of [pods, deployments, replicaSets]) list_.splice(0, list_.length, ...list_.filter((o) => !isCa(o)));
+  events.splice(0, events.length, ...events.filter((e) => e.source?.component !== 'cluster-autoscaler' && e.reportingComponent !== 'cluster-autoscaler'));
+}
 const key = (o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const byName = (a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 const typed = (apiVersion, kind, items) => ({ apiVersion, items, kind, metadata: { continue: '', resourceVersion: '9184402' } });
@@ -688,15 +700,17 @@ writeJson(outDir, 'priorityclasses.json', list([
   { apiVersion: 'scheduling.k8s.io/v1', description: 'Used for system critical pods that must not be moved from their current node.', kind: 'PriorityClass', metadata: { creationTimestamp: '2026-10-02T08:05:01Z', generation: 1, name: 'system-node-critical', resourceVersion: '84', uid: uuid('pc:snc') }, preemptionPolicy: 'PreemptLowerPriority', value: 2000001000 },
 ]));
 writeJson(outDir, 'serviceaccounts.json', list([
-  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { annotations: { 'eks.amazonaws.com/role-arn': `arn:aws:iam::${ACCOUNT}:role/${CLUSTER}-cluster-autoscaler` }, creationTimestamp: '2026-10-02T08:30:00Z', name: 'cluster-autoscaler', namespace: 'kube-system', resourceVersion: '2210', uid: uuid('sa:ca') } },
+  ...(KARPENTER_ONLY ? [] : [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { annotations: { 'eks.amazonaws.com/role-arn': `arn:aws:iam::${ACCOUNT}:role/${CLUSTER}-cluster-autoscaler` }, creationTimestamp: '2026-10-02T08:30:00Z', name: 'cluster-autoscaler', namespace: 'kube-system', resourceVersion: '2210', uid: uuid('sa:ca') } }]),
   { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { annotations: { 'eks.amazonaws.com/role-arn': `arn:aws:iam::${ACCOUNT}:role/KarpenterController-${CLUSTER}` }, creationTimestamp: '2026-11-10T09:10:00Z', name: 'karpenter', namespace: 'karpenter', resourceVersion: '771204', uid: uuid('sa:karpenter') } },
 ]));
-writeJson(outDir, 'configmaps-kube-system.json', list([
+writeJson(outDir, 'configmaps-kube-system.json', list(KARPENTER_ONLY ? [] : [
   configMap({ ns: 'kube-system', name: 'cluster-autoscaler-status', created: '2026-10-02T08:30:40Z',
     annotations: { 'cluster-autoscaler.kubernetes.io/last-updated': '2026-11-24 13:59:53.201877310 +0000 UTC' },
     data: { status: 'time: 2026-11-24 13:59:53.201877310 +0000 UTC\nautoscalerStatus: Running\nclusterWide:\n  health:\n    status: Healthy\n    nodeCounts:\n      registered:\n        total: 8\n        ready: 8\n        notStarted: 0\n      longUnregistered: 0\n      unregistered: 0\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleUp:\n    status: InProgress\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-24T13:57:31.88412005Z"\n  scaleDown:\n    status: NoCandidates\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\nnodeGroups:\n- name: shop-prod-legacy\n  health:\n    status: Healthy\n    nodeCounts:\n      registered:\n        total: 1\n        ready: 1\n        notStarted: 0\n      longUnregistered: 0\n      unregistered: 0\n    cloudProviderTarget: 2\n    minSize: 0\n    maxSize: 5\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleUp:\n    status: InProgress\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-24T13:57:31.88412005Z"\n  scaleDown:\n    status: NoCandidates\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n- name: shop-prod-system\n  health:\n    status: Healthy\n    nodeCounts:\n      registered:\n        total: 2\n        ready: 2\n        notStarted: 0\n      longUnregistered: 0\n      unregistered: 0\n    cloudProviderTarget: 2\n    minSize: 2\n    maxSize: 4\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleUp:\n    status: NoActivity\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleDown:\n    status: NoCandidates\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n' } }),
 ]));
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, 'asgs.json'), `${JSON.stringify({ AutoScalingGroups: asgs }, null, 4)}\n`);
-writeFileSync(join(outDir, 'launch-template-versions.json'), `${JSON.stringify({ LaunchTemplateVersions: launchTemplateVersions }, null, 4)}\n`);
+if (!KARPENTER_ONLY) {
+  writeFileSync(join(outDir, 'asgs.json'), `${JSON.stringify({ AutoScalingGroups: asgs }, null, 4)}\n`);
+  writeFileSync(join(outDir, 'launch-template-versions.json'), `${JSON.stringify({ LaunchTemplateVersions: launchTemplateVersions }, null, 4)}\n`);
+}
 process.stdout.write(`wrote ${outDir}\n`);

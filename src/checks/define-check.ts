@@ -3,6 +3,7 @@ import type { ProviderId } from '../model/node-group.js';
 import { shellQuote } from '../model/shell.js';
 import { hasUnsafe, oneLine } from '../model/text.js';
 import type { DataKind } from '../model/snapshot.js';
+import type { AutoscalerKey, PodRoute } from '../model/why-pending.js';
 import type { Analysis, CaRecordKind } from '../simulate/analysis.js';
 
 export type CommandName = 'why-pending' | 'asg-audit' | 'scale-down-blockers' | 'preflight';
@@ -27,8 +28,14 @@ export interface CheckMeta<M extends string = string> {
   upstream?: string;
   /** CA cloud providers the check is about (absent = any): under another, the check is skipped as not applicable. */
   providers?: ProviderId[];
-  /** The autoscaler the check is about (absent = Cluster Autoscaler); shown by `casdoctor checks` and in the README. */
+  /**
+   * The autoscaler the check is about (absent = Cluster Autoscaler); shown by `casdoctor checks` and in the README. The
+   * engine gives the check only the pods that autoscaler serves (their route), and does not run a CA check on a
+   * Karpenter-only cluster.
+   */
   autoscaler?: Autoscaler;
+  /** The routes of the pods the check is about, when not its autoscaler's (e.g. pods neither autoscaler serves). */
+  routes?: PodRoute[];
 }
 
 export type Autoscaler = 'cluster-autoscaler' | 'karpenter';
@@ -36,6 +43,11 @@ export type Autoscaler = 'cluster-autoscaler' | 'karpenter';
 /** The autoscaler a check is about, the default filled in. */
 export function checkAutoscaler(meta: Pick<CheckMeta, 'autoscaler'>): Autoscaler {
   return meta.autoscaler ?? 'cluster-autoscaler';
+}
+
+/** The route-level key of a check's autoscaler. */
+export function checkAutoscalerKey(meta: Pick<CheckMeta, 'autoscaler'>): AutoscalerKey {
+  return checkAutoscaler(meta) === 'karpenter' ? 'karpenter' : 'ca';
 }
 
 /** What a provider-specific check is about, for the not-applicable detail. */

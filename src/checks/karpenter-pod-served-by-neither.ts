@@ -11,10 +11,12 @@ export default defineCheck({
     commands: ['why-pending'],
     requires: ['pods'],
     autoscaler: 'karpenter',
+    // the pods Karpenter leaves to CA and CA cannot place: neither autoscaler's alone
+    routes: ['neither'],
     messages: {
       neither: 'Pod {pod} is left to CA (Karpenter {ignores}), but no CA node group fits it: {groups}.',
     },
-    upstream: 'kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go:578-589 (configured to not run on a Karpenter provisioned node)',
+    upstream: 'kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go:491-500@v1.6.2 (configured to not run on a Karpenter provisioned node)',
   },
   run(ctx) {
     if (!karpenterGate(ctx, ['nodePools'])) return;

@@ -16,6 +16,7 @@ export default defineCheck({
     autoscaler: 'karpenter',
     messages: {
       unplaceable: 'Pod {pod} fits no Karpenter NodePool and no CA node group takes it: {pools}.',
+      unplaceableNoCa: 'Pod {pod} fits no Karpenter NodePool, and no Cluster Autoscaler runs: {pools}.',
     },
     upstream: 'kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/scheduler.go, scheduling/nodeclaim.go',
   },
@@ -33,7 +34,7 @@ export default defineCheck({
             : `${pl.nodePool}: ${stageText(pl.stage)} (${pl.error ?? ''})`,
       );
       ctx.report({
-        messageId: 'unplaceable',
+        messageId: v.routing.caPresent ? 'unplaceable' : 'unplaceableNoCa',
         data: { pod: `${p.report.namespace}/${p.report.name}`, pools: pools.length ? pools.join('; ') : 'there is no NodePool' },
         subject: podSubject(p.pod),
         caReason: x.event ?? 'no NodePool fits',

@@ -17,7 +17,7 @@ export default defineCheck({
   },
   run(ctx) {
     for (const p of pendingAnalyses(ctx.analysis)) {
-      if (p.report.verdict !== 'ignored-by-ca' || p.stage.kind !== 'ignored') continue;
+      if (p.report.verdict !== 'ignored' || p.stage.kind !== 'ignored') continue;
       // pod-consumes-provisioning-request explains these with the ProvisioningRequest's state
       if (p.stage.caWord === 'consumes ProvisioningRequest') continue;
       const stage = p.stage;

@@ -1,3 +1,4 @@
+import { isKarpenterOnly } from '../checks/lib/route.js';
 import { safeText } from '../report/sanitize.js';
 import { runChecks } from '../checks/lib/engine.js';
 import { CHECKS } from '../checks/index.js';
@@ -92,6 +93,11 @@ export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, 
   const now = analysis.now;
   if (!raw.provided.has('autoScalingGroups')) {
     const gap = raw.gaps.find((g) => g.resource === 'autoscaling:DescribeAutoScalingGroups');
+    // a Karpenter-only cluster has no ASG to add: say what the cluster is and where its answers are
+    if (!gap && isKarpenterOnly(analysis))
+      throw new InputError(
+        `${o.from.length ? o.from.join(', ') : 'the cluster'} is a Karpenter-only cluster (NodePools, no Cluster Autoscaler Deployment, no Auto Scaling group): asg-audit audits CA's groups, there are none; casdoctor why-pending and scale-down-blockers explain Karpenter's decisions`,
+      );
     throw new InputError(
       gap
         ? `cannot list Auto Scaling groups: ${gap.detail}`

@@ -18,11 +18,12 @@ import {
   isKarpenterNode,
   karpenterDisruptions,
   karpenterInputs,
-  karpenterPodView,
   karpenterPoolViews,
   karpenterSkip,
 } from '../checks/lib/karpenter.js';
 import { karpenterKeeps } from '../report/karpenter-text.js';
+import { isKarpenterOnly, podRoute } from '../checks/lib/route.js';
+import type { PodRoute, PodVerdict } from '../model/why-pending.js';
 import { stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
 import { gatherIam } from './asg-audit.js';
 import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
@@ -30,7 +31,10 @@ import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js'
 
 export interface OverviewData {
   ca: string[];
-  pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; blocked: string[] };
+  /** Pending pods by the verdict of the autoscaler that serves each (its route, checks/lib/route.ts). */
+  pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; notEvaluated?: number; blocked: string[] };
+  /** Karpenter without Cluster Autoscaler: the overview is Karpenter's (no CA, ASG or IAM section). */
+  karpenterOnly?: boolean;
   scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]> };
   asg: { error: number; warning: number; info: number; top: Finding[] };
   iam: string;
@@ -40,9 +44,9 @@ export interface OverviewData {
   karpenter?: {
     lines: string[];
     nodePools: Array<{ name: string; line: string }>;
-    routes: { ca: number; karpenter: number; both: number; neither: number };
+    routes: { ca: number; karpenter: number; both: number; neither: number; unknown: number };
     /** Pending pods by route, as namespace/name. */
-    podsByRoute: Record<'ca' | 'karpenter' | 'both' | 'neither', string[]>;
+    podsByRoute: Record<PodRoute, string[]>;
     nodes: { total: number; kept: number; byBlocker: Array<[string, number]> };
   };
 }
@@ -109,12 +113,15 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   }
 
   const pods = analyzePods(a);
-  const v = (name: string) => pods.filter((p) => p.report.verdict === name).length;
-  const blocked = pods.filter((p) => p.report.verdict === 'no-scale-up').map((p) => `${p.report.namespace}/${p.report.name}`);
+  // each pod's verdict is the one of the autoscaler that serves it (CA's alone without Karpenter in the input)
+  const verdicts = pods.map((p) => podRoute(a, p)?.verdict ?? p.report.verdict);
+  const v = (name: PodVerdict) => verdicts.filter((x) => x === name).length;
+  const blocked = pods.filter((_, i) => verdicts[i] === 'no-scale-up').map((p) => `${p.report.namespace}/${p.report.name}`);
+  const karpenterOnly = isKarpenterOnly(a);
 
   const karpenterNodeNames = new Set(raw.nodes.filter(isKarpenterNode).map((n) => n.metadata.name ?? ''));
   let scaleDown: OverviewData['scaleDown'] = { nodes: 0, removable: 0, topReasons: [] };
-  if (raw.provided.has('nodes')) {
+  if (raw.provided.has('nodes') && !karpenterOnly) {
     const sd = analyzeScaleDown(a);
     scaleDown = {
       nodes: sd.nodes.length,
@@ -128,7 +135,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   }
 
   const otherProvider = a.provider.id !== 'aws';
-  const asgRun = raw.provided.has('autoScalingGroups') || otherProvider ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
+  const asgRun = (raw.provided.has('autoScalingGroups') || otherProvider) && !karpenterOnly ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
   const bySev = (s: string) => asgRun.findings.filter((f) => f.severity === s).length;
   const iamFindings = asgRun.findings.filter((f) => f.checkId.startsWith('iam-'));
   const iamSkipped = asgRun.skipped.find((s) => s.checkId.startsWith('iam-'));
@@ -147,7 +154,16 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
 
   const data: OverviewData = {
     ca: caLines,
-    pending: { total: pods.length, noScaleUp: v('no-scale-up'), ignored: v('ignored-by-ca'), scaleUp: v('scale-up'), fitsNode: v('fits-existing-node'), blocked },
+    pending: {
+      total: pods.length,
+      noScaleUp: v('no-scale-up'),
+      ignored: v('ignored'),
+      scaleUp: v('scale-up'),
+      fitsNode: v('fits-existing-node'),
+      ...(v('not-evaluated') ? { notEvaluated: v('not-evaluated') } : {}),
+      blocked,
+    },
+    ...(karpenterOnly ? { karpenterOnly } : {}),
     scaleDown,
     asg: { error: bySev('error'), warning: bySev('warning'), info: bySev('info'), top: asgRun.findings.filter((f) => f.severity === 'error').slice(0, 3) },
     iam,
@@ -184,11 +200,10 @@ function karpenterOverview(a: Analysis, pods: ReturnType<typeof analyzePods>): N
       line: `${v.name}  weight ${v.weight ?? 0} · ${v.nodes.length} node(s)${v.unregisteredInstances.length ? ` + ${v.unregisteredInstances.length} launched, not registered` : ''} · ${limits.length ? `limits ${limits.join(', ')}` : 'no limits'} · zones ${v.zones.join(', ') || 'none'} · ${d?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized'} after ${d?.consolidateAfter ?? '0s'}${ready === 'False' ? ' · NOT READY' : ''}`,
     };
   });
-  const podsByRoute: NonNullable<OverviewData['karpenter']>['podsByRoute'] = { ca: [], karpenter: [], both: [], neither: [] };
+  const podsByRoute: NonNullable<OverviewData['karpenter']>['podsByRoute'] = { ca: [], karpenter: [], both: [], neither: [], unknown: [] };
   for (const p of pods) {
-    if (p.report.verdict === 'not-pending' || p.report.verdict === 'fits-existing-node') continue;
-    const r = karpenterPodView(a, p).routing.route;
-    if (r !== 'not-pending') podsByRoute[r].push(`${p.report.namespace}/${p.report.name}`);
+    const r = podRoute(a, p)?.route;
+    if (r) podsByRoute[r].push(`${p.report.namespace}/${p.report.name}`);
   }
   const disruptions = karpenterDisruptions(a).filter((d) => d.node !== undefined);
   const byBlocker = new Map<string, number>();
@@ -196,7 +211,7 @@ function karpenterOverview(a: Analysis, pods: ReturnType<typeof analyzePods>): N
   return {
     lines,
     nodePools,
-    routes: { ca: podsByRoute.ca.length, karpenter: podsByRoute.karpenter.length, both: podsByRoute.both.length, neither: podsByRoute.neither.length },
+    routes: { ca: podsByRoute.ca.length, karpenter: podsByRoute.karpenter.length, both: podsByRoute.both.length, neither: podsByRoute.neither.length, unknown: podsByRoute.unknown.length },
     podsByRoute,
     nodes: {
       total: disruptions.length,
@@ -207,35 +222,48 @@ function karpenterOverview(a: Analysis, pods: ReturnType<typeof analyzePods>): N
 }
 
 export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
-  const lines = [s.bold('casdoctor · Cluster Autoscaler overview'), ''];
+  const k = d.karpenter;
+  // a Karpenter-only cluster is a Karpenter cluster: no CA section, no ASGs or IAM to ask for
+  const lines = [s.bold(d.karpenterOnly ? 'casdoctor · Karpenter overview' : 'casdoctor · Cluster Autoscaler overview'), ''];
   // every line below mixes casdoctor's words with foreign names, flags, tags and status text: made safe before styling
-  lines.push(s.bold('Cluster Autoscaler'), ...d.ca.map((l) => `  ${t(l)}`), '');
+  if (d.karpenterOnly) lines.push(s.bold('Cluster Autoscaler'), '  none in the input (no CA Deployment, no node group): Karpenter alone adds nodes', '');
+  else lines.push(s.bold('Cluster Autoscaler'), ...d.ca.map((l) => `  ${t(l)}`), '');
+  const p = d.pending;
   lines.push(
     s.bold('Pending pods'),
-    `  ${d.pending.total} Pending: ${d.pending.noScaleUp ? s.red(`${d.pending.noScaleUp} no node group can place`) : '0 no node group can place'}, ${d.pending.scaleUp} CA scales up, ${d.pending.fitsNode} fit existing nodes, ${d.pending.ignored} ignored by CA`,
+    k
+      ? `  ${p.total} Pending: ${p.noScaleUp ? s.red(`${p.noScaleUp} no autoscaler can place`) : '0 no autoscaler can place'}, ${p.scaleUp} get a new node, ${p.fitsNode} fit existing nodes, ${p.ignored} ignored${p.notEvaluated ? `, ${p.notEvaluated} not evaluated` : ''}`
+      : `  ${p.total} Pending: ${p.noScaleUp ? s.red(`${p.noScaleUp} no node group can place`) : '0 no node group can place'}, ${p.scaleUp} CA scales up, ${p.fitsNode} fit existing nodes, ${p.ignored} ignored by CA`,
   );
   if (d.pending.blocked.length)
     lines.push(`  stuck: ${t(d.pending.blocked.slice(0, 5).join(', '))}${d.pending.blocked.length > 5 ? ', ...' : ''}`);
-  const k = d.karpenter;
   if (k) {
     const r = k.routes;
     lines.push(
-      `  who serves them: ${r.ca} CA, ${r.karpenter} Karpenter, ${r.both ? s.yellow(`${r.both} CA and Karpenter may both provision`) : '0 both'}, ${r.neither ? s.red(`${r.neither} neither`) : '0 neither'}`,
+      d.karpenterOnly
+        ? `  who serves them: ${r.karpenter} Karpenter, ${r.neither ? s.red(`${r.neither} none`) : '0 none'}${r.unknown ? `, ${r.unknown} not known` : ''}`
+        : `  who serves them: ${r.ca} CA, ${r.karpenter} Karpenter, ${r.both ? s.yellow(`${r.both} CA and Karpenter may both provision`) : '0 both'}, ${r.neither ? s.red(`${r.neither} neither`) : '0 neither'}${r.unknown ? `, ${r.unknown} not known` : ''}`,
     );
     for (const route of ['both', 'neither'] as const)
       if (k.podsByRoute[route].length)
-        lines.push(`  ${route}: ${t(k.podsByRoute[route].slice(0, 5).join(', '))}${k.podsByRoute[route].length > 5 ? ', ...' : ''}`);
+        lines.push(`  ${route === 'neither' && d.karpenterOnly ? 'none' : route}: ${t(k.podsByRoute[route].slice(0, 5).join(', '))}${k.podsByRoute[route].length > 5 ? ', ...' : ''}`);
   }
-  lines.push('', s.bold('Scale-down'));
-  lines.push(
-    `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
-  );
+  if (!d.karpenterOnly) {
+    lines.push('', s.bold('Scale-down'));
+    lines.push(
+      `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
+    );
+  }
   if (k) {
     lines.push('', s.bold('Karpenter'), ...k.lines.map((l) => `  ${t(l)}`));
     for (const np of k.nodePools) lines.push(`  NodePool ${t(np.line)}`);
     lines.push(
-      `  Karpenter nodes: ${k.nodes.kept} of ${k.nodes.total} held${k.nodes.byBlocker.length ? ` (${t(k.nodes.byBlocker.map(([id, n]) => `${n} ${id}`).join(', '))})` : ''}; CA ignores them by design`,
+      `  Karpenter nodes: ${k.nodes.kept} of ${k.nodes.total} held${k.nodes.byBlocker.length ? ` (${t(k.nodes.byBlocker.map(([id, n]) => `${n} ${id}`).join(', '))})` : ''}${d.karpenterOnly ? '' : '; CA ignores them by design'}`,
     );
+  }
+  if (d.karpenterOnly) {
+    lines.push('');
+    return `${lines.join('\n')}\n`;
   }
   const audit = d.provider ? 'node-group-audit' : 'asg-audit';
   lines.push('', s.bold(d.provider ? `Node groups (${t(d.provider.id)})` : 'Auto Scaling groups'), `  findings: ${d.asg.error} error, ${d.asg.warning} warning, ${d.asg.info} info`);
@@ -274,12 +302,13 @@ export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResu
   if (!(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes)) {
     // the next commands read the same input as this one: --from, --now and the rest carried over
     const same = sameInputFlags(o);
-    deps.stdout(`Next:\n${['why-pending -A', data.provider ? 'node-group-audit' : 'asg-audit', 'scale-down-blockers'].map((c) => `  casdoctor ${c}${same}\n`).join('')}`);
+    const next = data.karpenterOnly ? ['why-pending -A', 'scale-down-blockers'] : ['why-pending -A', data.provider ? 'node-group-audit' : 'asg-audit', 'scale-down-blockers'];
+    deps.stdout(`Next:\n${next.map((c) => `  casdoctor ${c}${same}\n`).join('')}`);
     return { exitCode };
   }
   const { pick } = await import('../interactive/picker.js');
   // another provider's users audit with node-group-audit (asg-audit is the AWS name)
-  const menu = data.provider ? MENU.map((m) => (m.key === 'asg-audit' ? { key: 'node-group-audit', label: 'Audit the node groups' } : m)) : MENU;
+  const menu = data.karpenterOnly ? MENU.filter((m) => m.key !== 'asg-audit') : data.provider ? MENU.map((m) => (m.key === 'asg-audit' ? { key: 'node-group-audit', label: 'Audit the node groups' } : m)) : MENU;
   const choice = await pick('What next?', menu.map((m) => ({ label: m.label, detail: `casdoctor ${m.key}`, value: m.key })), deps.terminal);
   if (choice === 'why-pending') {
     const { runWhyPending } = await import('./why-pending.js');

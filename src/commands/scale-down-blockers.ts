@@ -1,5 +1,6 @@
 import { isKarpenterNode, karpenterDisruptions, karpenterInputs } from '../checks/lib/karpenter.js';
-import { karpenterNodeJson, renderKarpenterDisruptionSection } from '../report/karpenter-text.js';
+import { karpenterKeeps, karpenterNodeJson, renderKarpenterDisruptionSection } from '../report/karpenter-text.js';
+import { isKarpenterOnly, karpenterHeaderText } from '../checks/lib/route.js';
 import { safeText } from '../report/sanitize.js';
 import { caHealthFrom } from '../model/ca-health.js';
 import { runChecks } from '../checks/lib/engine.js';
@@ -192,6 +193,8 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
       })
     : [];
   const caHealth = caHealthFrom(findings);
+  // a Karpenter-only cluster: Karpenter's section is the report (CA's checks did not run: engine.ts)
+  const karpenterOnly = isKarpenterOnly(analysis);
   const logIndex = analysis.caLogIndex;
   // CA's own word per node beside casdoctor's verdict (a copy: the analysis is memoized)
   const nodeReports = sd.inScope.map((n) => {
@@ -234,16 +237,21 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   } else {
     const ca = analysis.ca;
     const notes: string[] = [];
-    if (analysis.nodeGroupsResult.nodeGroups.length === 0)
+    if (karpenterOnly) {
+      const others = raw.nodes.filter((n) => !isKarpenterNode(n)).length;
+      if (others) notes.push(`no Cluster Autoscaler in the input: Karpenter removes its own nodes; the ${others} node(s) of no NodePool are removed by no autoscaler`);
+    } else if (analysis.nodeGroupsResult.nodeGroups.length === 0)
       notes.push(
         noNodeGroupsNote(analysis, 'no Auto Scaling Groups in the input: every node looks NotAutoscaled (add `aws autoscaling describe-auto-scaling-groups --output json`)'),
       );
     notes.push(...sd.notes);
     if (o.node || o.nodegroup || o.selector)
       notes.push('filters choose what is shown; the simulation still covers every node, as CA does');
+    const header = reportHeader(ca, now, o, undefined, headerProvider(analysis));
     const input: ScaleDownTextInput = {
-          summary: sd.summary,
+          summary: karpenterOnly ? `${kNodes.filter((d) => !karpenterKeeps(d)).length} of ${kNodes.length} Karpenter node(s) may go now` : sd.summary,
           nodes: nodeReports,
+          ...(karpenterOnly ? { karpenterOnly } : {}),
           caMinor: ca.version.minor,
           cooldowns: sd.cooldowns.map(
             (c) =>
@@ -252,12 +260,12 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           ...(sd.caStartedAt ? { caStartedAt: sd.caStartedAt.toISOString() } : {}),
           findings,
           skipped,
-          header: reportHeader(ca, now, o, undefined, headerProvider(analysis)),
+          header: karpenterOnly ? { ...header, ca: karpenterHeaderText(analysis) } : header,
           notes,
           width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
           wide: o.output === 'wide',
           karpenterNodePools: new Map(raw.nodes.filter(isKarpenterNode).map((n) => [n.metadata.name ?? '', n.metadata.labels?.['karpenter.sh/nodepool'] ?? ''])),
-          karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString() }),
+          karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString(), ...(karpenterOnly ? { caAbsent: true } : {}) }),
         };
     const style = await terminalStyle(o.color && deps.stdoutIsTTY);
     if (sink && sink !== 'deferred') {

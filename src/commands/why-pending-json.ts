@@ -18,7 +18,7 @@ import { estimateScaleUpSize } from '../simulate/scale-up-size.js';
 import { notEvaluatedReason } from '../simulate/scheduler.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
 
-export const WHY_PENDING_SCHEMA_VERSION = 2 as const;
+export const WHY_PENDING_SCHEMA_VERSION = 3 as const;
 /** Nodes the pod fits on, named in `scheduler.fitNodes`. */
 export const FIT_NODES_SAMPLE = 10;
 /** Nodes named per scheduler reason, groups per node-group reason. */
@@ -323,6 +323,7 @@ export function whyPendingPodEntries(
           name: r.name,
           sameAs: `${first.namespace}/${first.name}`,
           verdict: r.verdict,
+          ...(r.route ? { route: r.route } : {}),
           ...(r.caEvent ? { caEvent: r.caEvent } : {}),
         };
       }

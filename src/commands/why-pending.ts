@@ -13,6 +13,7 @@ import { supportsHyperlinks } from '../report/style.js';
 import { terminalStyle } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
+import { autoscalersInInput, isKarpenterOnly, karpenterHeaderText, podRoute, type AutoscalersInInput, type PodRouteFact } from '../checks/lib/route.js';
 import { renderKarpenterPodSection, withKarpenterEntries } from '../report/karpenter-text.js';
 import { Analysis } from '../simulate/analysis.js';
 import { loggedFailureText } from '../simulate/ca-record.js';
@@ -244,12 +245,15 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
   rejectInvalidQuantities(raw.pods.filter(analysis.scope));
   const pods = analyzePods(analysis);
   const { findings, skipped } = runChecks(CHECKS, analysis, 'why-pending');
+  const karpenterOnly = isKarpenterOnly(analysis);
   const caHealth = caHealthFrom(findings);
   // when CA is not running, a scale-up is what CA would do once it runs again, not what happens now
   const logIndex = analysis.caLogIndex;
+  // who serves each pod that waits for a node: the verdict and summary reported are that route's (checks/lib/route.ts)
+  const present = autoscalersInInput(analysis);
   const reports = pods.map((p) => {
-    let r = p.report;
-    if (caHealth.caveat && r.verdict === 'scale-up') r = { ...r, summary: `${r.summary} — ${caHealth.caveat}` };
+    let r = withRoute(p.report, podRoute(analysis, p), present);
+    if (caHealth.caveat && r.verdict === 'scale-up' && r.route === 'ca') r = { ...r, summary: `${r.summary} — ${caHealth.caveat}` };
     const view = logIndex?.forPod(p.pod);
     if (view && view.failures.size > 0) {
       // report parts are shared by equivalent pods: copy before adding what CA logged
@@ -298,13 +302,14 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
     // say where casdoctor looked: without -n, the context's namespace (as kubectl), which may not be where the pods are
     if (o.namespaceFromContext && !o.pod)
       notes.push(`namespace ${o.namespace} (the kubeconfig context's, as kubectl uses it); -n <namespace> for another, -A for every namespace`);
-    if (analysis.nodeGroups.length === 0)
+    if (analysis.nodeGroups.length === 0 && !karpenterOnly)
       notes.push(
         noNodeGroupsNote(analysis, 'no Auto Scaling Groups in the input: node groups cannot be evaluated (add `aws autoscaling describe-auto-scaling-groups --output json`)'),
       );
     // N equivalent Pending replicas read as one block with a count (JSON keeps every pod)
     const { groupReplicas } = await import('./replicas.js');
     const { shown, replicas } = groupReplicas(analysis, pods, reports);
+    const header = reportHeader(analysis.ca, now, o, `expander ${analysis.ca.flags.expander.value}`, headerProvider(analysis));
     text = renderWhyPendingText(
       {
         pods: reports,
@@ -312,7 +317,7 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
         replicas,
         findings,
         skipped,
-        header: reportHeader(analysis.ca, now, o, `expander ${analysis.ca.flags.expander.value}`, headerProvider(analysis)),
+        header: karpenterOnly ? { ...header, ca: karpenterHeaderText(analysis) } : header,
         notes,
         // -o wide: every node group, the lines as long as they are (kubectl -o wide does not fit the terminal either)
         width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
@@ -328,11 +333,31 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
   }
   let exitCode: number = EXIT.ok;
   if (o.failOn !== 'never') {
-    const cannot = reports.some((r) => r.verdict === 'no-scale-up' || r.verdict === 'ignored-by-ca');
+    // the verdict of the autoscaler that serves each pod: a pod Karpenter provisions for fails no gate
+    const cannot = reports.some((r) => r.verdict === 'no-scale-up' || r.verdict === 'ignored');
     const threshold = SEVERITY_ORDER[o.failOn];
     const failing = findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold);
     exitCode = cannot || failing ? EXIT.findings : EXIT.ok;
   }
   // --strict: a check skipped for missing or forbidden data leaves the report incomplete (exit 3)
   return { text, reports, exitCode: strictExitCode(exitCode, o.strict, skipped.some(isIncompleteSkip)), ...(write ? { write } : {}) };
+}
+
+/**
+ * A pod's report as why-pending gives it: for a pod that waits for a node, the verdict and summary of its route, the
+ * route, and (with Karpenter in the input) each autoscaler's own verdict. A pod an existing node takes, on a cluster
+ * without CA, is not said to be left alone by CA.
+ */
+export function withRoute(r: PodReport, fact: PodRouteFact | undefined, present: AutoscalersInInput): PodReport {
+  if (!fact) {
+    if (!present.ca && r.verdict === 'fits-existing-node') return { ...r, summary: r.summary.replace(/ \(CA does not scale up for it\).*$/, ' (no autoscaler adds a node for it)') };
+    return r;
+  }
+  return {
+    ...r,
+    verdict: fact.verdict,
+    summary: fact.summary,
+    route: fact.route,
+    ...(present.karpenter ? { autoscalers: fact.autoscalers } : {}),
+  };
 }

@@ -1,7 +1,27 @@
 /** The per-pod result of `why-pending`: the JSON contract's `pods[]` entries (extra fields only ever added). */
 
-/** `not-evaluated`: no node group could be read (forbidden, not in the dump), so whether CA scales up is unknown. */
-export type PodVerdict = 'not-pending' | 'fits-existing-node' | 'scale-up' | 'no-scale-up' | 'ignored-by-ca' | 'not-evaluated';
+/**
+ * One vocabulary for both autoscalers (JSON v3). The analysis gives CA's own verdict in it; why-pending reports the
+ * verdict of the autoscaler(s) that serve the pod (`route`). `ignored`: every autoscaler that could act ignores the pod
+ * (CA's pod filter, Karpenter's IsProvisionable or `karpenter.sh/nodepool DoesNotExist`). `not-evaluated`: what decides
+ * could not be read (no node group in the dump, a template that cannot be built), so the answer is unknown.
+ */
+export type PodVerdict = 'not-pending' | 'fits-existing-node' | 'scale-up' | 'no-scale-up' | 'ignored' | 'not-evaluated';
+
+/**
+ * Who adds a node for a pod that waits for one: Cluster Autoscaler alone, Karpenter alone, both (either may provision,
+ * whichever acts first), neither, or not known (what decides could not be evaluated).
+ */
+export type PodRoute = 'ca' | 'karpenter' | 'both' | 'neither' | 'unknown';
+
+/** An autoscaler casdoctor reproduces. */
+export type AutoscalerKey = 'ca' | 'karpenter';
+
+/** One autoscaler's own verdict on a pod, in the shared vocabulary. */
+export interface AutoscalerVerdict {
+  verdict: PodVerdict;
+  summary: string;
+}
 
 export interface PodNodeResult {
   name: string;
@@ -73,8 +93,15 @@ export interface PodReport {
   verdict: PodVerdict;
   /** One line that explains the verdict. */
   summary: string;
-  /** Why CA ignores the pod, when verdict is ignored-by-ca. */
+  /** Why CA ignores the pod, when CA's verdict is ignored. */
   ignoredReason?: string;
+  /**
+   * Who serves the pod (set by why-pending for a pod that waits for a node); `verdict` and `summary` are then that
+   * route's. Absent: the analysis' own (CA's) verdict.
+   */
+  route?: PodRoute;
+  /** Each autoscaler in the input with its own verdict on the pod (set with `route`). */
+  autoscalers?: Partial<Record<AutoscalerKey, AutoscalerVerdict>>;
   requests: Record<string, string>;
   scheduler: { message: string; nodes: PodNodeResult[]; [SCHEDULER_CODES]?: SchedulerCodes };
   nodeGroups: PodGroupResult[];
@@ -147,5 +174,6 @@ export interface PodSameAsEntryV2 {
   /** "namespace/name" of the entry that carries the evaluation. */
   sameAs: string;
   verdict: PodVerdict;
+  route?: PodRoute;
   caEvent?: PodReport['caEvent'];
 }

@@ -3,7 +3,7 @@ import { safeJsonText } from './sanitize.js';
 
 export interface JsonReport {
   /** 1 for every command's first contract; why-pending writes 2 (docs/json.md). */
-  schemaVersion: 1 | 2;
+  schemaVersion: 1 | 2 | 3;
   command: string;
   now: string;
   findings: Finding[];

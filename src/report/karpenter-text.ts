@@ -130,6 +130,8 @@ const ROUTE_TEXT: Record<string, string> = {
 /** One short line on who serves the pod (for summaries). */
 export function routeWord(v: KarpenterPodView): string {
   if (v.routing.route === 'ca' && v.explanation.eligibility.silent) return 'CA serves it; Karpenter ignores it (karpenter.sh/nodepool DoesNotExist)';
+  // without CA in the cluster, Karpenter is the only autoscaler: no "neither", no "CA ignores it"
+  if (!v.routing.caPresent && v.routing.route === 'neither') return 'Karpenter does not serve it';
   return ROUTE_TEXT[v.routing.route] ?? v.routing.route;
 }
 
@@ -142,10 +144,11 @@ export function routeDetail(v: KarpenterPodView): string {
     case 'both':
       return `CA node group(s) ${groups} and NodePool(s) ${pools} can each take it, so both may add a node for it (one is wasted); give the pod a karpenter.sh/nodepool DoesNotExist affinity, or a selector only one autoscaler's nodes carry`;
     case 'karpenter':
-      return `NodePool ${v.explanation.chosen ?? pools} would launch a node${r.caConsiders ? '; no CA node group fits it' : r.caIgnores ? `; CA ignores it: ${r.caIgnores}` : ''}`;
+      return `NodePool ${v.explanation.chosen ?? pools} would launch a node${!r.caPresent ? '' : r.caConsiders ? '; no CA node group fits it' : r.caIgnores ? `; CA ignores it: ${r.caIgnores}` : ''}`;
     case 'ca':
       return `CA node group(s) ${groups}${r.karpenterIgnores ? '' : '; no NodePool fits it'}`;
     case 'neither':
+      if (!r.caPresent) return r.karpenterIgnores ? `Karpenter ignores it (${r.karpenterIgnores.text}), and no Cluster Autoscaler runs` : 'no NodePool fits it';
       return `${r.karpenterIgnores ? `Karpenter ignores it (${r.karpenterIgnores.text})` : 'no NodePool fits it'} and ${r.caConsiders ? 'no CA node group fits it' : `CA ignores it${r.caIgnores ? ` (${r.caIgnores})` : ''}`}`;
     default:
       return '';
@@ -233,10 +236,10 @@ export function karpenterKeeps(d: KarpenterNodeDisruption): boolean {
 }
 
 /** scale-down-blockers: the Karpenter nodes, each with what keeps it in Karpenter's words and the fix. */
-export function renderKarpenterDisruptionSection(list: KarpenterNodeDisruption[], s: Style = PLAIN, opts: { now?: string } = {}): string[] {
+export function renderKarpenterDisruptionSection(list: KarpenterNodeDisruption[], s: Style = PLAIN, opts: { now?: string; caAbsent?: boolean } = {}): string[] {
   if (list.length === 0) return [];
   const out: string[] = [];
-  out.push(s.bold(`Karpenter nodes (Karpenter decides whether they go; CA ignores them by design)${opts.now ? s.dim(` · budgets at ${t(opts.now)}`) : ''}`));
+  out.push(s.bold(`Karpenter nodes (Karpenter decides whether they go${opts.caAbsent ? '' : '; CA ignores them by design'})${opts.now ? s.dim(` · budgets at ${t(opts.now)}`) : ''}`));
   for (const d of list) {
     const name = d.node ?? `NodeClaim ${d.nodeClaim ?? ''}`;
     const keeps = karpenterKeeps(d);

@@ -25,6 +25,8 @@ export interface ScaleDownTextInput {
   karpenterNodePools?: Map<string, string>;
   /** The Karpenter section (src/report/karpenter-text.ts), after CA's reasons. */
   karpenter?: (s: Style) => string[];
+  /** Karpenter without Cluster Autoscaler: no CA table or reasons, Karpenter's section alone decides. */
+  karpenterOnly?: boolean;
 }
 
 /** CA's pipeline order: the order the reasons are grouped in. */
@@ -176,7 +178,10 @@ function* blocksOf(input: ScaleDownTextInput, s: Style, isTable: (t: string) => 
   if (health.length) yield* ['', ...health];
   const summary = t(input.summary);
   yield* ['', s.bold(summary), ''];
-  if (input.nodes.length === 0) {
+  if (input.karpenterOnly) {
+    const k = input.karpenter?.(s) ?? [];
+    yield* k.length ? [...k, ''] : ['No Karpenter node in scope.', ''];
+  } else if (input.nodes.length === 0) {
     yield* ['No nodes in scope.', ''];
   } else {
     const rows = input.nodes.map((n) => [

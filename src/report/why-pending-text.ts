@@ -34,12 +34,33 @@ const VERDICT_TEXT: Record<PodVerdict, string> = {
   'fits-existing-node': 'fits an existing node',
   'scale-up': 'CA scales up',
   'no-scale-up': 'no scale-up',
-  'ignored-by-ca': 'ignored by CA',
+  ignored: 'ignored by CA',
   'not-evaluated': 'not evaluated',
 };
 
+const WHO: Record<string, string> = { ca: 'CA', karpenter: 'Karpenter' };
+
+/**
+ * The headline's words for a pod: the verdict of the autoscaler(s) that serve it (its route). The one place a pod's
+ * headline is worded; without a route (one autoscaler, CA) the words are CA's as always.
+ */
+export function verdictText(p: Pick<PodReport, 'verdict' | 'route' | 'autoscalers'>): string {
+  if (p.verdict === 'scale-up' && p.route === 'karpenter') return 'Karpenter scales up';
+  if (p.verdict === 'scale-up' && p.route === 'both') return 'either may provision';
+  if (p.verdict === 'ignored' && p.autoscalers) {
+    const who = Object.keys(p.autoscalers).map((k) => WHO[k] ?? k);
+    return `ignored by ${who.join(' and ')}`;
+  }
+  return VERDICT_TEXT[p.verdict];
+}
+
+/** Whether the report shows CA's part of a pod (its event, expander, node groups): not when CA is not in the cluster. */
+function showsCa(p: PodReport): boolean {
+  return !p.autoscalers || p.autoscalers.ca !== undefined || p.route === undefined;
+}
+
 function verdictMark(v: PodVerdict, s: Style): string {
-  if (v === 'no-scale-up' || v === 'ignored-by-ca') return s.red('✖');
+  if (v === 'no-scale-up' || v === 'ignored') return s.red('✖');
   if (v === 'scale-up') return s.green('↑');
   if (v === 'not-evaluated') return s.yellow('?');
   return s.green('✔');
@@ -143,7 +164,7 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     const key = `${p.namespace}/${p.name}`;
     const many = input.replicas?.get(p);
     const who = many ? `${s.bold(t(key))} and ${many.count - 1} more Pending replica(s) of ${t(many.owner)}` : s.bold(t(key));
-    out.push(`${verdictMark(p.verdict, s)} ${who}  ${s.bold(VERDICT_TEXT[p.verdict])}: ${t(p.summary)}`);
+    out.push(`${verdictMark(p.verdict, s)} ${who}  ${s.bold(verdictText(p))}: ${t(p.summary)}`);
     if (many?.capacity) out.push(`  scale-up   ${t(many.capacity)}`);
     if (p.verdict === 'not-pending') {
       out.push('');
@@ -154,7 +175,10 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
       .join(', ');
     out.push(`  requests   ${req || 'none'}`);
     if (p.scheduler.message) out.push(`  scheduler  ${t(p.scheduler.message, { max: 2000 })}`);
-    if (p.caEvent?.provisioningRequest)
+    const ca = showsCa(p);
+    if (!ca) {
+      /* Karpenter-only: no CA event, expander or node groups to show */
+    } else if (p.caEvent?.provisioningRequest)
       out.push(`  CA said    (ProvisioningRequest ${t(p.caEvent.provisioningRequest)})${p.caEvent.ageSeconds !== undefined ? ` ${ago(p.caEvent.ageSeconds)}` : ''}: ${t(p.caEvent.message, { max: 2000 })}`);
     else if (p.caEvent)
       out.push(
@@ -162,8 +186,8 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
       );
     else if (p.verdict !== 'fits-existing-node')
       out.push(s.dim('  CA said    nothing (no NotTriggerScaleUp/TriggeredScaleUp event on the pod)'));
-    if (p.expander?.note) out.push(s.dim(`  expander   ${t(p.expander.note)}`));
-    if (p.nodeGroups.length > 0 && p.verdict !== 'fits-existing-node' && p.verdict !== 'ignored-by-ca') {
+    if (ca && p.expander?.note) out.push(s.dim(`  expander   ${t(p.expander.note)}`));
+    if (ca && p.nodeGroups.length > 0 && p.verdict !== 'fits-existing-node' && (p.autoscalers?.ca?.verdict ?? p.verdict) !== 'ignored') {
       out.push('');
       out.push(...groupTable(p, s, input.width, input.wide));
       // where the real CA's verdict depends on which node it copies as the template, say so instead of guessing
@@ -201,13 +225,16 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     for (const f of otherFindings) out.push(indent(findingBlock(f, s, { links: input.hyperlinks }), '  '));
     out.push('');
   }
-  const counts = new Map<PodVerdict, number>();
-  for (const p of input.pods) counts.set(p.verdict, (counts.get(p.verdict) ?? 0) + 1);
-  const parts = (
-    ['scale-up', 'fits-existing-node', 'no-scale-up', 'ignored-by-ca', 'not-evaluated', 'not-pending'] as PodVerdict[]
-  )
-    .filter((v) => counts.get(v))
-    .map((v) => `${counts.get(v)} ${VERDICT_TEXT[v]}`);
+  // counted by the headline's words (CA scales up, Karpenter scales up, …), in the verdicts' order
+  const ORDER: PodVerdict[] = ['scale-up', 'fits-existing-node', 'no-scale-up', 'ignored', 'not-evaluated', 'not-pending'];
+  const counts = new Map<string, { n: number; rank: number }>();
+  for (const p of input.pods) {
+    const words = verdictText(p);
+    const e = counts.get(words) ?? { n: 0, rank: ORDER.indexOf(p.verdict) };
+    e.n++;
+    counts.set(words, e);
+  }
+  const parts = [...counts].sort((a, b) => a[1].rank - b[1].rank).map(([words, e]) => `${e.n} ${words}`);
   out.push(
     `${s.bold(`${input.pods.length} pod(s): ${parts.join(', ') || 'none'}`)} · ${findingCounts(input.findings)}`,
   );

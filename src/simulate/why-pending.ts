@@ -96,14 +96,21 @@ export function examinedPods(a: Analysis): Pod[] {
   return a.raw.pods.filter((p) => a.scope(p)).sort((x, y) => key(x).localeCompare(key(y)));
 }
 
-const analyzedCache = new WeakMap<Analysis, { scope: Analysis['scope']; result: PodAnalysis[] }>();
+// per scope: the command's, and the check engine's narrowings of it to one autoscaler's pods (checks/lib/engine.ts)
+const analyzedCache = new WeakMap<Analysis, Map<Analysis['scope'], PodAnalysis[]>>();
+
+function analyzedFor(a: Analysis): PodAnalysis[] | undefined {
+  return analyzedCache.get(a)?.get(a.scope);
+}
 
 /** The examined pods' analyses, computed once per analysis and scope (every why-pending check asks for them). */
 export function analyzePods(a: Analysis): PodAnalysis[] {
-  const hit = analyzedCache.get(a);
-  if (hit && hit.scope === a.scope) return hit.result;
+  const hit = analyzedFor(a);
+  if (hit) return hit;
   const result = examinedPods(a).map((p) => analyzePod(a, p));
-  analyzedCache.set(a, { scope: a.scope, result });
+  let m = analyzedCache.get(a);
+  if (!m) analyzedCache.set(a, (m = new Map()));
+  m.set(a.scope, result);
   return result;
 }
 
@@ -114,9 +121,9 @@ export function analyzePods(a: Analysis): PodAnalysis[] {
  */
 export function blockedPodsPassingGroups(a: Analysis, groups: readonly NodeGroup[]): PodAnalysis[] {
   const wanted = new Set(groups);
-  const hit = analyzedCache.get(a);
-  if (hit && hit.scope === a.scope) {
-    return hit.result.filter(
+  const hit = analyzedFor(a);
+  if (hit) {
+    return hit.filter(
       (p) =>
         p.report.verdict === 'no-scale-up' &&
         p.groups.some((e) => wanted.has(e.group) && e.template.node && !e.failures.length && !e.notEvaluated.length),
@@ -244,7 +251,7 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
     summary = `fits existing node ${fitsNode}; the scheduler should place it (CA does not scale up for it)`;
     if (stage.kind === 'ignored') summary += `; CA would ignore it anyway: ${stage.reason}`;
   } else if (stage.kind === 'ignored') {
-    verdict = 'ignored-by-ca';
+    verdict = 'ignored';
     ignoredReason = stage.reason;
     summary = `CA ignores this pod: ${stage.reason}`;
   } else {

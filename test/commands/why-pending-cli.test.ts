@@ -20,7 +20,7 @@ describe('casdoctor why-pending on the bundled demo (real process)', () => {
       'pods',
     ]);
     expect(report).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
       command: 'why-pending',
       now: '2026-11-21T10:00:00.000Z',
     });
@@ -35,7 +35,7 @@ describe('casdoctor why-pending on the bundled demo (real process)', () => {
       'batch/report-builder': 'no-scale-up',
       'databases/orders-pg-0': 'no-scale-up',
       'ml/inference': 'no-scale-up',
-      'overprovisioning/pause': 'ignored-by-ca',
+      'overprovisioning/pause': 'ignored',
       'payments/ledger-db-0': 'no-scale-up',
       'web/api': 'scale-up',
       'web/frontend': 'no-scale-up',
@@ -134,7 +134,7 @@ describe('casdoctor why-pending on the bundled demo (real process)', () => {
       '--expendable-pods-priority-cutoff=-100',
     ]);
     const [pod] = JSON.parse(r.stdout).pods;
-    expect(pod.verdict).not.toBe('ignored-by-ca');
+    expect(pod.verdict).not.toBe('ignored');
   });
 });
 

@@ -89,9 +89,9 @@ describe('why-pending -o json, contract v2, on the demo', () => {
     report = (await whyPending({})).json;
   });
 
-  it('says schemaVersion 2 and keeps the top-level keys and their order', () => {
+  it('says schemaVersion 3 (issue 24: the verdict follows the route) and keeps the top-level keys and their order', () => {
     expect(Object.keys(report)).toEqual(['schemaVersion', 'command', 'now', 'findings', 'skipped', 'pods', 'caHealth']);
-    expect(report.schemaVersion).toBe(2);
+    expect(report.schemaVersion).toBe(3);
   });
 
   it("counts the scheduler's reasons per node as its FitError message does, with bounded samples and no per-node list", () => {

@@ -18,7 +18,7 @@ describe('why-pending without Auto Scaling groups (real process)', () => {
     const r = cli(['why-pending', '--all', '--from', dir, '--now', DEMO_NOW, '-o', 'json', '--fail-on', 'never']);
     const report = JSON.parse(r.stdout);
     const verdicts = new Set(report.pods.map((p: { verdict: string }) => p.verdict));
-    expect(verdicts).toEqual(new Set(['not-evaluated', 'ignored-by-ca']));
+    expect(verdicts).toEqual(new Set(['not-evaluated', 'ignored']));
     const spark = report.pods.find((p: { name: string }) => p.name.startsWith('spark-driver-'));
     expect(spark.summary).toBe(
       'whether CA scales up is not known: no Auto Scaling groups in the input (add `aws autoscaling describe-auto-scaling-groups --output json`)',

@@ -54,7 +54,7 @@ describe('the ProvisioningRequest consumer event (reason "")', () => {
       .add('events', event({ kind: 'Pod', namespace: 'ml', name: 'train-0', uid: p.metadata.uid, apiVersion: 'v1' }, '', PROVREQ_TEXT));
     const r = analyze(w.raw).pods.find((x) => x.report.name === 'train-0')!;
     expect(r.report.caEvent).toMatchObject({ reason: '', provisioningRequest: 'ml/train-gpus' });
-    expect(r.report.verdict).toBe('ignored-by-ca');
+    expect(r.report.verdict).toBe('ignored');
     expect(r.report.summary).toContain('consumes ProvisioningRequest ml/train-gpus');
     expect(latestCaEventForPod(w.raw.events, p)?.provisioningRequest?.name).toBe('train-gpus');
   });

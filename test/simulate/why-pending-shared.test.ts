@@ -45,7 +45,7 @@ describe('equivalent Pending pods', () => {
       const ignored = pods.find((p) => p.name === sibling.metadata.name);
       expect(up?.verdict, order).toBe('scale-up');
       expect(up?.nodeGroups.filter((g) => g.expanderChoice).map((g) => g.name), order).toEqual([up?.expander?.choice]);
-      expect(ignored?.verdict, order).toBe('ignored-by-ca');
+      expect(ignored?.verdict, order).toBe('ignored');
       expect(ignored?.nodeGroups.some((g) => g.expanderChoice), order).toBe(false);
       expect(ignored?.expander, order).toBeUndefined();
     }

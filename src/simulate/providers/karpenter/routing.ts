@@ -1,12 +1,13 @@
 /**
  * Mixed clusters: which autoscaler serves each Pending pod when Cluster Autoscaler and Karpenter run side by side.
  * Karpenter side: pod eligibility (karpenter pkg/utils/pod/scheduling.go:102-108 IsProvisionable) and the silent
- * opt-out `karpenter.sh/nodepool DoesNotExist` (pkg/controllers/provisioning/provisioner.go:578-589, no event,
- * provisioner.go:209). CA side: CA considers every unschedulable pod its pod filter keeps; its node groups are ASGs,
+ * opt-out `karpenter.sh/nodepool DoesNotExist` (pkg/controllers/provisioning/provisioner.go:491-500@v1.6.2, :578-589 at
+ * main; logged at V(1), no event: provisioner.go:169-172@v1.6.2). CA side: CA considers every unschedulable pod its pod filter keeps; its node groups are ASGs,
  * and Karpenter launches plain EC2 instances, so Karpenter nodes belong to no group CA manages.
  * Verdicts per group/pool are inputs (names + fits) so real funnels can be wired in later.
  */
 import type { Node, NodeSelectorRequirement, Pod } from '../../../model/k8s.js';
+import type { AutoscalerKey, AutoscalerVerdict, PodRoute as Route, PodVerdict } from '../../../model/why-pending.js';
 import { NODEPOOL_LABEL } from '../../../model/karpenter.js';
 import type { PodStage } from '../../ca-pod-filter.js';
 import { podKey } from '../../predicates/status.js';
@@ -45,6 +46,8 @@ export interface PodRouting {
   karpenterIgnores?: { id: KarpenterIgnoreReason; text: string; emitsEvent: boolean };
   caConsiders: boolean;
   caIgnores?: string;
+  /** Cluster Autoscaler runs in the cluster (false: a Karpenter-only cluster, or CA's Deployment is gone). */
+  caPresent: boolean;
   /** Names of the CA groups / NodePools that could take the pod (only those of an autoscaler that considers it). */
   caGroupsFitting: string[];
   nodePoolsFitting: string[];
@@ -104,7 +107,7 @@ export function karpenterIgnoresPod(pod: Pod): PodRouting['karpenterIgnores'] {
   if (optOut) {
     return {
       id: 'nodepool-does-not-exist',
-      // provisioner.go:578 KarpenterManagedLabelDoesNotExistError, logged at V(1) only
+      // provisioner.go:493 validateKarpenterManagedLabelCanExist@v1.6.2, logged at V(1) only (:172)
       text: 'ignoring pod, configured to not run on a Karpenter provisioned node (requirement=karpenter.sh/nodepool DoesNotExist)',
       emitsEvent: false,
     };
@@ -136,7 +139,7 @@ export function routePendingPod(input: PodRoutingInput): PodRouting {
 
   const caGroupsFitting = caConsiders ? input.caGroups.filter((g) => g.fits).map((g) => g.name) : [];
   const nodePoolsFitting = karpenterConsiders ? input.nodePools.filter((g) => g.fits).map((g) => g.name) : [];
-  const base = { pod: podKey(pod), karpenterConsiders, karpenterIgnores: kIgnore, caConsiders, caIgnores, caGroupsFitting, nodePoolsFitting };
+  const base = { pod: podKey(pod), karpenterConsiders, karpenterIgnores: kIgnore, caConsiders, caIgnores, caPresent, caGroupsFitting, nodePoolsFitting };
 
   if (!pending) {
     return { ...base, route: 'not-pending', message: `Pod ${podKey(pod)} is not Pending; neither autoscaler provisions for it.` };
@@ -189,4 +192,81 @@ export function karpenterNodesInCaGroups(groups: ReadonlyArray<{ name: string; n
     }
   }
   return out;
+}
+
+// ------------------------------------------------------------------------------------------------ the pod's route
+
+/** Each autoscaler in the cluster with its own verdict on a pod that waits for a node; an absent one does not run. */
+export interface RouteSides {
+  ca?: AutoscalerVerdict;
+  karpenter?: AutoscalerVerdict;
+  /**
+   * The autoscaler the pod itself asks for: it requires a label only that autoscaler's nodes carry (karpenter.sh/nodepool).
+   * When no autoscaler provisions, only that one's findings are about it (another's fix would serve a pod not meant for it).
+   */
+  meantFor?: AutoscalerKey;
+}
+
+export interface RouteDecision {
+  route: Route;
+  /** The verdict of the autoscaler(s) the route names, in the shared vocabulary; the headline and exit code follow it. */
+  verdict: PodVerdict;
+  summary: string;
+  /** The autoscalers whose findings and fixes are about this pod. */
+  audience: AutoscalerKey[];
+}
+
+const AUTOSCALER_NAME: Record<AutoscalerKey, string> = { ca: 'CA', karpenter: 'Karpenter' };
+
+/** A side's summary among both sides': named by its autoscaler unless it already says who it is. */
+function labelled(k: AutoscalerKey, summary: string): string {
+  return new RegExp(`^(whether )?${AUTOSCALER_NAME[k]}\\b`).test(summary) ? summary : `${AUTOSCALER_NAME[k]}: ${summary}`;
+}
+
+/**
+ * The one route of a pod that waits for a node, and the verdict that follows it. The only place that decides who serves
+ * a pod: a new fact that decides headlines (e.g. "CA cannot run") enters as a side's verdict.
+ * - one autoscaler provisions: it serves the pod, its verdict and summary are the pod's;
+ * - both provision: "either may provision", each one's plan said, whichever acts first adds the node;
+ * - none provisions: the autoscalers that consider the pod say why (no-scale-up), or it is not known when one of them
+ *   could not be evaluated; when every one ignores the pod, it is ignored.
+ * With one autoscaler in the input, its verdict and summary pass through unchanged.
+ */
+export function decidePodRoute(sides: RouteSides): RouteDecision {
+  const present = (['ca', 'karpenter'] as const).filter((k) => sides[k] !== undefined);
+  const side = (k: AutoscalerKey) => sides[k] as AutoscalerVerdict;
+  const one = present.length === 1;
+  const text = (ks: readonly AutoscalerKey[]) => (ks.length === 1 && one ? side(ks[0]).summary : ks.map((k) => labelled(k, side(k).summary)).join('; '));
+  if (present.length === 0) return { route: 'unknown', verdict: 'not-evaluated', summary: 'no autoscaler in the input', audience: [] };
+  const provisioning = present.filter((k) => side(k).verdict === 'scale-up');
+  if (provisioning.length === 2) {
+    return {
+      route: 'both',
+      verdict: 'scale-up',
+      summary: `${text(provisioning)}; either may act first, and the other's node may then be wasted`,
+      audience: provisioning,
+    };
+  }
+  if (provisioning.length === 1) return { route: provisioning[0], verdict: 'scale-up', summary: side(provisioning[0]).summary, audience: provisioning };
+  const considering = present.filter((k) => side(k).verdict !== 'ignored');
+  if (considering.length === 0) return { route: 'neither', verdict: 'ignored', summary: text(present), audience: present };
+  const unknown = considering.some((k) => side(k).verdict === 'not-evaluated');
+  return {
+    route: unknown ? 'unknown' : 'neither',
+    verdict: unknown ? 'not-evaluated' : 'no-scale-up',
+    // a side that ignores the pod is said too: it is why that autoscaler does not help
+    summary: text(one ? considering : present),
+    audience: sides.meantFor && considering.includes(sides.meantFor) ? [sides.meantFor] : considering,
+  };
+}
+
+/** Whether the pod requires a node of a Karpenter NodePool (nodeSelector or required affinity on karpenter.sh/nodepool). */
+export function requiresKarpenterNode(pod: Pod): boolean {
+  if (pod.spec.nodeSelector?.[NODEPOOL_LABEL] !== undefined) return true;
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  // every OR term must ask for it, or the pod can land elsewhere
+  return (
+    terms.length > 0 &&
+    terms.every((t) => (t.matchExpressions ?? []).some((r) => r.key === NODEPOOL_LABEL && (r.operator === 'In' || r.operator === 'Exists')))
+  );
 }

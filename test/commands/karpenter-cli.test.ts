@@ -174,9 +174,10 @@ describe('scale-down-blockers on a mixed cluster', () => {
     expect(out).toContain('Karpenter nodes (Karpenter decides whether they go; CA ignores them by design) · budgets at 2026-11-24T14:00:00.000Z');
     expect(out).toContain('· Karpenter: disruption is blocked through the "karpenter.sh/do-not-disrupt" annotation');
     expect(out).toContain('fix: kubectl annotate node ip-10-20-11-66.ec2.internal karpenter.sh/do-not-disrupt-');
-    expect(out).toContain('· Karpenter: pdb prevents pod evictions (PodDisruptionBudget=[checkout/payments-api])');
+    // Karpenter 1.6.2 (core 1.6.1): one PDB without brackets (statenode.go:247@v1.6.2), WhenEmpty's pre-v1.14 text (consolidation.go:114-116@v1.6.2)
+    expect(out).toContain('· Karpenter: pdb prevents pod evictions (PodDisruptionBudget=checkout/payments-api)');
     expect(out).toContain('budgets[1] nodes "0" reasons [Underutilized] schedule "0 9 * * mon-fri" duration 8h (active since 2026-11-24T09:00:00Z until 2026-11-24T17:00:00Z)');
-    expect(out).toContain('· Karpenter: NodePool "batch" has consolidation policy WhenEmpty, but node is not empty');
+    expect(out).toContain('· Karpenter: NodePool "batch" has non-empty consolidation disabled');
     expect(out).toContain('SpotToSpotConsolidation is disabled, can\'t replace a spot node with a spot node');
     expect(out).toContain('NodeClaim general-x7k2p (NodePool general)');
     expect(out).not.toMatch(/node-not-autoscaled +Node ip-10-20-11-66/);

@@ -24,6 +24,7 @@ import { addResources, parseResourceList, podRequests } from '../../resources.js
 import { buildKarpenterInstanceTypes, nodeClassZones, UNMODELLED_INSTANCE_LABELS } from './instance-types.js';
 import type { InstanceTypeOfferingRow, KarpenterInstanceType, KarpenterOffering } from './instance-types.js';
 import { withKarpenterTextVersion,
+  activeWellKnownLabels,
   addRequirement,
   compatible,
   copyRequirements,
@@ -38,11 +39,12 @@ import { withKarpenterTextVersion,
   requirementsFrom,
   requirementsString,
   requirementHas,
-  WELL_KNOWN_LABELS,
+  NORMALIZED_LABELS,
   type KRequirements,
   ownedBy,
 } from './requirements.js';
 import { podKey } from '../../predicates/status.js';
+import { KARPENTER_MODELLED, karpenterHas, karpenterVersion } from './versions.js';
 
 /** karpenter pkg/controllers/nodeclaim/lifecycle/liveness.go registrationTimeout / LaunchTimeout. */
 export const REGISTRATION_TTL_MS = 15 * 60_000;
@@ -235,15 +237,26 @@ function taintError(untolerated: Taint[]): string {
 
 // ------------------------------------------------------------------------------------------------ eligibility
 
-function restrictedLabelError(key: string): string | undefined {
-  const k = key;
-  if (WELL_KNOWN_LABELS.has(k)) return undefined;
+/** labels.go IsRestrictedLabel of the input's version (the AWS provider adds karpenter.k8s.aws to the domains). */
+function restrictedLabelError(key: string, version: string | undefined): string | undefined {
+  const k = NORMALIZED_LABELS[key] ?? key;
+  const wellKnown = activeWellKnownLabels();
+  if (wellKnown.has(k)) return undefined;
   const domain = k.includes('/') ? k.split('/')[0] : '';
-  const restrictedDomains = ['karpenter.k8s.aws', 'karpenter.sh'];
-  const msg = `using label ${k} is not allowed as it might interfere with the internal provisioning logic; specify a well known label: [${[...WELL_KNOWN_LABELS].sort().join(' ')}], or a custom label that does not use a restricted domain: [${restrictedDomains.join(' ')}]`;
-  if (restrictedDomains.some((d) => domain === d || domain.endsWith(`.${d}`))) return msg;
-  if (k === 'kubernetes.io/hostname') return msg;
-  return undefined;
+  if (karpenterHas(version, 'restricted-labels-karpenter-only')) {
+    // labels.go:126-141@v1.9.0
+    const restrictedDomains = ['karpenter.k8s.aws', 'karpenter.sh'];
+    const msg = `using label ${k} is not allowed as it might interfere with the internal provisioning logic; specify a well known label: [${[...wellKnown].sort().join(' ')}], or a custom label that does not use a restricted domain: [${restrictedDomains.join(' ')}]`;
+    if (restrictedDomains.some((d) => domain === d || domain.endsWith(`.${d}`))) return msg;
+    if (k === 'kubernetes.io/hostname') return msg;
+    return undefined;
+  }
+  // labels.go:122-163@v1.6.2 IsRestrictedNodeLabel: plain suffix matches, exceptions first, then hostname
+  const restrictedDomains = ['k8s.io', 'karpenter.k8s.aws', 'karpenter.sh', 'kubernetes.io'];
+  const exceptions = ['kops.k8s.io', 'node.kubernetes.io', 'node-restriction.kubernetes.io'];
+  const restricted = exceptions.some((d) => domain.endsWith(d)) ? false : restrictedDomains.some((d) => domain.endsWith(d)) || k === 'kubernetes.io/hostname';
+  if (!restricted) return undefined;
+  return `label is restricted; specify a well known label or a custom label that does not use a restricted domain (label=${k}, well-known-labels=[${[...wellKnown].sort().join(' ')}], restricted-labels=[${restrictedDomains.join(' ')}])`;
 }
 
 /** pod/scheduling.go HasDRARequirements: pod-level resourceClaims or claims on any container. */
@@ -256,7 +269,8 @@ export function hasDRARequirements(pod: Pod): boolean {
 }
 
 /** pod/scheduling.go IsProvisionable, then provisioner.go Validate (the parts that need no API lookups beyond PVCs). */
-export function karpenterPodEligibility(pod: Pod, ctx: Pick<KarpenterPlacementContext, 'pvcs' | 'storageClasses'> = {}): PodEligibility {
+export function karpenterPodEligibility(pod: Pod, ctx: Pick<KarpenterPlacementContext, 'pvcs' | 'storageClasses' | 'settings'> = {}): PodEligibility {
+  const version = ctx.settings?.version;
   const unschedulable = (pod.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable');
   if (!unschedulable) {
     return { provisionable: false, reason: 'kube-scheduler has not marked the pod PodScheduled=False reason Unschedulable; Karpenter only acts on such pods' };
@@ -286,10 +300,12 @@ export function karpenterPodEligibility(pod: Pod, ctx: Pick<KarpenterPlacementCo
   const errs: string[] = [];
   const validate = (key: string, operator: string, values: string[]): void => {
     const k = key;
-    if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'].includes(operator)) {
+    // nodeclaim_validation.go SupportedNodeSelectorOps: Gte/Lte from v1.9.0 (and the core API refuses them in pods)
+    const ops = karpenterHas(version, 'requirement-bounds-gte') ? ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] : ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
+    if (!ops.includes(operator)) {
       errs.push(`key ${k} has an unsupported operator ${operator}`);
     }
-    const r = restrictedLabelError(k);
+    const r = restrictedLabelError(k, version);
     if (r) errs.push(r);
     if (operator === 'In' && values.length === 0) errs.push(`key ${k} with operator ${operator} must have a value defined`);
   };
@@ -305,12 +321,14 @@ export function karpenterPodEligibility(pod: Pod, ctx: Pick<KarpenterPlacementCo
     if (!claim || !ctx.pvcs) continue;
     const pvc = ctx.pvcs.find((p) => p.metadata.name === claim && (p.metadata.namespace ?? 'default') === ns);
     let e: string | undefined;
+    const v17 = karpenterHas(version, 'pvc-validation-texts');
     if (!pvc) e = `getting persistent volume claim, persistentvolumeclaims "${claim}" not found (PersistentVolumeClaim=${claim})`;
-    else if (pvc.metadata.deletionTimestamp) e = `persistentvolumeclaim is being deleted (PersistentVolumeClaim=${ns}/${claim})`;
-    else if (pvc.spec?.volumeName && !pvc.metadata.annotations?.['pv.kubernetes.io/bind-completed']) {
+    else if (v17 && pvc.metadata.deletionTimestamp) e = `persistentvolumeclaim is being deleted (PersistentVolumeClaim=${ns}/${claim})`;
+    else if (v17 && pvc.spec?.volumeName && !pvc.metadata.annotations?.['pv.kubernetes.io/bind-completed']) {
       e = `pvc is considered unbound because it does not contain annotation (PersistentVolume=${pvc.spec.volumeName}, PersistentVolumeClaim=${claim}, annotation=pv.kubernetes.io/bind-completed)`;
     } else if (!pvc.spec?.volumeName && !pvc.spec?.storageClassName) {
-      e = `unbound pvc must define a storage class (PersistentVolumeClaim=${ns}/${claim}, StorageClass=)`;
+      // volumetopology.go:171-175@v1.6.2 names the claim without its namespace and no StorageClass
+      e = v17 ? `unbound pvc must define a storage class (PersistentVolumeClaim=${ns}/${claim}, StorageClass=)` : `unbound pvc must define a storage class (PersistentVolumeClaim=${claim})`;
     }
     if (e) {
       errs.push(e);
@@ -319,7 +337,8 @@ export function karpenterPodEligibility(pod: Pod, ctx: Pick<KarpenterPlacementCo
   }
   if (errs.length > 0) {
     const err = errs.join('; ');
-    // provisioner.go:210 publishes PodFailedToScheduleEvent with the Validate error itself
+    // provisioner.go:176-178@v1.7.0 publishes PodFailedToScheduleEvent with the Validate error; before v1.7 only a V(1) log line
+    if (!karpenterHas(version, 'validate-event')) return { provisionable: false, reason: `ignoring pod, ${err}`, silent: true };
     return { provisionable: false, reason: `ignoring pod, ${err}`, event: `Failed to schedule pod, ${err}` };
   }
   return { provisionable: true };
@@ -329,6 +348,8 @@ export function karpenterPodEligibility(pod: Pod, ctx: Pick<KarpenterPlacementCo
 
 /** volumetopology.go GetRequirements: one alternative list per claim (PV node affinity terms, else StorageClass topologies). */
 function volumeAlternatives(pod: Pod, ctx: KarpenterPlacementContext): { alternatives: KRequirements[]; notes: string[] } {
+  // before v1.13 only the first PV node-affinity term and the first StorageClass topology term count (volumetopology.go:116-121,137-139@v1.6.2)
+  const firstOnly = !karpenterHas(ctx.settings?.version, 'volume-alternatives');
   let alternatives: KRequirements[] = [new Map()];
   const notes: string[] = [];
   for (const vol of pod.spec.volumes ?? []) {
@@ -347,12 +368,14 @@ function volumeAlternatives(pod: Pod, ctx: KarpenterPlacementContext): { alterna
       for (const term of pv.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []) {
         const exprs = (term.matchExpressions ?? []).filter((e) => !((pv.spec?.local || pv.spec?.hostPath) && e.key === 'kubernetes.io/hostname'));
         volAlts.push(requirementsFrom(exprs));
+        if (firstOnly) break;
       }
     } else if (pvc.spec?.storageClassName) {
       const sc = (ctx.storageClasses ?? []).find((s) => s.metadata.name === pvc.spec?.storageClassName);
       for (const t of sc?.allowedTopologies ?? []) {
         const exprs = (t.matchLabelExpressions ?? []).map((e) => ({ key: e.key, operator: 'In', values: e.values }));
         if (exprs.length > 0) volAlts.push(requirementsFrom(exprs));
+        if (firstOnly && exprs.length > 0) break;
       }
     }
     volAlts = volAlts.filter((a) => a.size > 0 || volAlts.length === 1);
@@ -407,11 +430,12 @@ function daemonPods(ctx: KarpenterPlacementContext): Array<{ name: string; pod: 
 }
 
 /** scheduler.go isDaemonPodCompatible: template taints tolerated, template requirements compatible, the type intersects. */
-function daemonCompatible(templateReqs: KRequirements, taints: Taint[], it: KarpenterInstanceType, pod: Pod): boolean {
+function daemonCompatible(templateReqs: KRequirements, taints: Taint[], it: KarpenterInstanceType | undefined, pod: Pod): boolean {
   if (untoleratedTaints(taints, pod.spec.tolerations, true).length > 0) return false;
   for (let i = 0; i < requiredTermCount(pod); i++) {
     const reqs = podRequirements(pod, i);
-    if (compatible(templateReqs, reqs) === undefined && intersects(it.requirements, reqs).length === 0) return true;
+    // it undefined: before v1.14 the overhead is one per template, whatever the instance type (scheduler.go:698-738@v1.6.2)
+    if (compatible(templateReqs, reqs) === undefined && (!it || intersects(it.requirements, reqs).length === 0)) return true;
   }
   return false;
 }
@@ -428,6 +452,8 @@ interface PoolModel {
   instanceTypes: KarpenterInstanceType[];
   remaining?: Resources;
   relaxMinValues: boolean;
+  /** The AWS controller version (versions.ts), undefined when unknown. */
+  version?: string;
   daemons?: { byType: Map<KarpenterInstanceType, Resources>; names: string[]; max: Resources };
 }
 
@@ -467,7 +493,7 @@ export function orderNodePools(pools: NodePool[]): NodePool[] {
 }
 
 /** nodeclaimtemplate.go NewNodeClaimTemplate: spec requirements + template labels + nodepool/nodeclass labels. */
-export function templateRequirements(np: NodePool): KRequirements {
+export function templateRequirements(np: NodePool, version?: string): KRequirements {
   const reqs = requirementsFrom(np.spec.template.spec.requirements ?? []);
   const labels: Record<string, string> = {
     ...(np.spec.template.metadata?.labels ?? {}),
@@ -476,8 +502,11 @@ export function templateRequirements(np: NodePool): KRequirements {
   const ref = np.spec.template.spec.nodeClassRef;
   if (ref?.group && ref.kind) labels[`${ref.group}/${ref.kind.toLowerCase()}`] = ref.name;
   for (const r of labelRequirements(labels).values()) addRequirement(reqs, r);
-  addRequirement(reqs, newRequirement('karpenter.sh/registered', 'In', ['true']));
-  addRequirement(reqs, newRequirement('karpenter.sh/initialized', 'In', ['true']));
+  // nodeclaimtemplate.go:86-89@v1.14.1; absent before v1.14 (:55-74@v1.6.2)
+  if (karpenterHas(version, 'registered-initialized-requirements')) {
+    addRequirement(reqs, newRequirement('karpenter.sh/registered', 'In', ['true']));
+    addRequirement(reqs, newRequirement('karpenter.sh/initialized', 'In', ['true']));
+  }
   return reqs;
 }
 
@@ -575,6 +604,8 @@ function filterInstanceTypes(
   podReqs: Resources,
   daemonOverheadFor: (it: KarpenterInstanceType) => Resources,
   relaxMinValues = false,
+  fitsNeedsOffering = true,
+  minMaxText = true,
 ): FilterOutcome {
   let requirementsMet = false;
   let fits = false;
@@ -597,7 +628,8 @@ function filterInstanceTypes(
     const itCompat = intersects(it.requirements, reqs).length === 0; // nodeclaim.go compatible()
     const available = it.offerings.filter((o) => o.available);
     const itHasOffering = available.some((o) => compatible(reqs, offeringRequirements(o)) === undefined);
-    const itFits = itHasOffering && fitsResources(total, it.allocatable); // nodeclaim.go fits(): fit counts only with a compatible offering
+    // nodeclaim.go fits(): from v1.14 a fit counts only with a compatible offering (nodeclaim.go:624-640@v1.14.1); before, resources alone
+    const itFits = (!fitsNeedsOffering || itHasOffering) && fitsResources(total, it.allocatable);
     requirementsMet ||= itCompat;
     fits ||= itFits;
     hasOffering ||= itHasOffering;
@@ -618,7 +650,8 @@ function filterInstanceTypes(
     if (!minDaemon || !maxDaemon) return resourcesString(podReqs);
     const a = resourcesString(addResources(minDaemon, podReqs));
     const b = resourcesString(addResources(maxDaemon, podReqs));
-    return a === b ? a : `min=${a}, max=${b}`;
+    // min=…, max=… is v1.14's per-type overhead (nodeclaim.go:474-485@v1.14.1); before, one overhead for all types
+    return a === b || !minMaxText ? (minMaxText ? a : b) : `min=${a}, max=${b}`;
   };
   const tail = `requirements=${requirementsString(reqs)}, resources=${resources()}`;
   // types.go SatisfiesMinValues over the remaining types
@@ -688,7 +721,8 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPend
       models.push({ placement: emptyPool(np, { ...base, stage: 'unmanaged-nodeclass', detail: `nodeClassRef ${ref.group}/${ref.kind} is not the AWS provider's EC2NodeClass: this Karpenter does not manage the pool` }) });
       continue;
     }
-    if (np.spec.replicas !== undefined) {
+    // static NodePools are v1.8+; an older API server prunes spec.replicas
+    if (np.spec.replicas !== undefined && karpenterHas(ctx.settings?.version, 'static-nodepools')) {
       models.push({ placement: emptyPool(np, { ...base, stage: 'static-nodepool', detail: `static NodePool (replicas ${np.spec.replicas}): Karpenter keeps the node count and never provisions for pending pods` }) });
       continue;
     }
@@ -708,7 +742,7 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPend
       continue;
     }
     const its = cachedInstanceTypes(ctx, nodeClass);
-    const templateReqs = templateRequirements(np);
+    const templateReqs = templateRequirements(np, ctx.settings?.version);
     let capsByPool = capacityTypesCache.get(ctx);
     if (!capsByPool) capacityTypesCache.set(ctx, (capsByPool = new Map()));
     let capacityTypes = capsByPool.get(np);
@@ -734,7 +768,7 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPend
     let model = pc.get(np);
     if (!model) {
       const remaining = remainingLimits(np, ctx.nodes, ctx.nodeClaims);
-      model = { np, name, weight: np.spec.weight ?? 0, nodeClass, templateReqs, taints: np.spec.template.spec.taints ?? [], instanceTypes: pre.remaining, ...(remaining ? { remaining } : {}), relaxMinValues: bestEffort };
+      model = { np, name, weight: np.spec.weight ?? 0, nodeClass, templateReqs, taints: np.spec.template.spec.taints ?? [], instanceTypes: pre.remaining, ...(remaining ? { remaining } : {}), relaxMinValues: bestEffort, ...(ctx.settings?.version ? { version: ctx.settings.version } : {}) };
       pc.set(np, model);
     }
     models.push({ model, placement });
@@ -749,14 +783,18 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPend
   if (evaluated.length === 0) {
     // provisioner.go Schedule: ErrNodePoolsNotFound -> "no dynamic nodepools found", or scheduler.go:605 when all templates were dropped
     const anyUsable = models.some((m) => m.placement.stage === 'nodepool-requirements' || m.placement.stage === 'no-instance-types');
-    out.event = anyUsable ? 'Failed to schedule pod, nodepool requirements filtered out all available instance types' : undefined;
-    out.notes.push(anyUsable ? 'every NodePool was dropped before scheduling' : 'no dynamic nodepools found (Karpenter logs this; the pod gets no event)');
+    const version = ctx.settings?.version;
+    // scheduler.go:510-511@v1.9.0; before v1.9 zero templates schedule nothing and say nothing (scheduler.go:550,628@v1.6.2)
+    const zeroEvent = karpenterHas(version, 'zero-templates-event');
+    if (anyUsable && zeroEvent) out.event = 'Failed to schedule pod, nodepool requirements filtered out all available instance types';
+    const noPools = karpenterHas(version, 'dynamic-nodepools-text') ? 'no dynamic nodepools found' : 'no nodepools found';
+    out.notes.push(anyUsable ? `every NodePool was dropped before scheduling${zeroEvent ? '' : ': Karpenter creates no NodeClaim and publishes no event'}` : `${noPools} (Karpenter logs this; the pod gets no event)`);
     out.pools = models.map((m) => m.placement);
     return finish(out, ctx);
   }
 
   // scheduler.go add: with IGNORE_DRA_REQUESTS (default true) a pod with ResourceClaims fails before any NodePool is tried
-  if (hasDRARequirements(pod) && ctx.settings?.env?.IGNORE_DRA_REQUESTS !== 'false') {
+  if (hasDRARequirements(pod) && ctx.settings?.env?.IGNORE_DRA_REQUESTS !== 'false' && karpenterHas(ctx.settings?.version, 'dra-refusal')) {
     out.event = 'Failed to schedule pod, pod has Dynamic Resource Allocation requirements that are not yet supported by Karpenter';
     out.notes.push('the pod uses Dynamic Resource Allocation (resourceClaims); Karpenter runs with IGNORE_DRA_REQUESTS and does not provision for it');
     out.pools = models.map((m) => m.placement);
@@ -871,8 +909,10 @@ function evaluatePool(
     const byType = new Map<KarpenterInstanceType, Resources>();
     const names = new Set<string>();
     let max: Resources = {};
+    const perType = karpenterHas(model.version, 'daemon-overhead-per-type');
+    const perTemplate = perType ? undefined : ds.filter((d) => daemonCompatible(model.templateReqs, model.taints, undefined, d.pod));
     for (const it of model.instanceTypes) {
-      const list = ds.filter((d) => daemonCompatible(model.templateReqs, model.taints, it, d.pod));
+      const list = perTemplate ?? ds.filter((d) => daemonCompatible(model.templateReqs, model.taints, it, d.pod));
       for (const d of list) names.add(d.name);
       const o = list.length > 0 ? karpenterRequests(list.map((d) => d.pod)) : {};
       byType.set(it, o);
@@ -886,10 +926,11 @@ function evaluatePool(
   placement.daemonSets = daemons.names;
   placement.daemonSetOverhead = toResourceMap(maxOverhead);
   const legacy = (err: string): string => `incompatible with nodepool "${name}", daemonset overhead=${resourcesString(maxOverhead)}, ${err}`;
-  const reject = (stage: PlacementStage, error: string, detail: string, legacyErr: string | undefined = legacy(error)): { fits: boolean; error: string; overhead: Resources } => {
+  // legacyErr null: the check did not exist before v1.5, so no legacy text (undefined would take the default)
+  const reject = (stage: PlacementStage, error: string, detail: string, legacyErr: string | null = legacy(error)): { fits: boolean; error: string; overhead: Resources } => {
     placement.stage = stage;
     placement.error = error;
-    if (legacyErr !== undefined) placement.legacyError = legacyErr;
+    if (legacyErr !== null) placement.legacyError = legacyErr;
     placement.detail = detail;
     return { fits: false, error, overhead: maxOverhead };
   };
@@ -898,11 +939,14 @@ function evaluatePool(
   let its = model.instanceTypes;
   if (model.remaining) {
     placement.remainingLimits = toResourceMap(model.remaining);
-    if ('nodes' in model.remaining && model.remaining.nodes === 0) {
+    // before v1.11 only filterByRemainingResources sees limits.nodes: no type has a "nodes" capacity, so it blocks only once
+    // usage is already above the limit (remaining < 0: scheduler.go:764-780@v1.6.2), as "all available instance types exceed limits"
+    if ('nodes' in model.remaining && model.remaining.nodes === 0 && karpenterHas(model.version, 'node-limit-scheduling')) {
       const e = `node limits have been exhausted for nodepool (NodePool=${name})`;
-      // the separate node-limit check is v1.5+ (scheduler.go:711); older versions had no text for it
-      return reject('node-limit', e, `limits.nodes ${String(model.np.spec.limits?.nodes)} reached by the pool's nodes and in-flight NodeClaims`, undefined);
+      // scheduler.go:709-714@v1.14.1, v1.11+ (PR #2526); never printed before, so no legacy text
+      return reject('node-limit', e, `limits.nodes ${String(model.np.spec.limits?.nodes)} reached by the pool's nodes and in-flight NodeClaims`, null);
     }
+
     const rem = model.remaining;
     its = its.filter((it) => Object.entries(rem).every(([k, v]) => (k === 'nodes' ? 0 : (it.capacity[k] ?? 0)) <= v));
     placement.funnel.push({ step: 'limits', remaining: its.length, examples: examples(its) });
@@ -938,13 +982,15 @@ function evaluatePool(
       const vErr = compatible(reqs, alt);
       if (vErr) {
         const zones = describeAllowed(alt.get('topology.kubernetes.io/zone'));
-        last = reject('volume-topology', `incompatible volume requirements, ${vErr}`, `the pod's volume is bound to ${zones}, outside what the NodePool allows (NodeClass zones: ${placement.zones.join(', ') || 'none'})`);
+        // before v1.9 the volume's requirements are merged into the pod's node affinity: an ordinary requirements error (volumetopology.go:68-73@v1.6.2)
+        const vText = karpenterHas(model.version, 'volume-requirements-separate') ? `incompatible volume requirements, ${vErr}` : `incompatible requirements, ${vErr}`;
+        last = reject('volume-topology', vText, `the pod's volume is bound to ${zones}, outside what the NodePool allows (NodeClass zones: ${placement.zones.join(', ') || 'none'})`);
         continue;
       }
       for (const r of alt.values()) addRequirement(reqs, r);
     }
     placement.funnel = placement.funnel.filter((f) => f.step === 'nodepool' || f.step === 'limits');
-    const f = filterInstanceTypes(its, reqs, podReqs, overheadOf, model.relaxMinValues);
+    const f = filterInstanceTypes(its, reqs, podReqs, overheadOf, model.relaxMinValues, karpenterHas(model.version, 'fits-needs-offering'), karpenterHas(model.version, 'daemon-overhead-per-type'));
     placement.funnel.push(
       { step: 'requirements', remaining: f.counts.requirements.length, examples: examples(f.counts.requirements) },
       { step: 'resources', remaining: f.counts.resources.length, examples: examples(f.counts.resources) },
@@ -984,8 +1030,10 @@ function evaluatePool(
  * "node created but never joined" case. Karpenter deletes a NodeClaim not Registered 15m after the condition last
  * changed (liveness.go registrationTimeout) and one not Launched after 5m; initialization has no bound.
  */
-export function stuckNodeClaims(nodeClaims: NodeClaim[], pools: ReadonlySet<string> | undefined, now: Date): StuckNodeClaim[] {
+export function stuckNodeClaims(nodeClaims: NodeClaim[], pools: ReadonlySet<string> | undefined, now: Date, version?: string): StuckNodeClaim[] {
   const out: StuckNodeClaim[] = [];
+  // the 5m launch timeout is v1.7+ (liveness.go:60-130@v1.7.0); before, a NodeClaim that never launches is retried without bound
+  const launchBound = karpenterHas(version, 'launch-timeout') ? LAUNCH_TTL_MS : undefined;
   for (const nc of nodeClaims) {
     const pool = nc.metadata.labels?.[NODEPOOL_LABEL] ?? '';
     if (pools && !pools.has(pool)) continue;
@@ -1010,8 +1058,8 @@ export function stuckNodeClaims(nodeClaims: NodeClaim[], pools: ReadonlySet<stri
         ...base,
         stage: 'launch',
         ageMs: age,
-        boundMs: LAUNCH_TTL_MS,
-        overdue: age > LAUNCH_TTL_MS,
+        ...(launchBound !== undefined ? { boundMs: launchBound } : {}),
+        overdue: launchBound !== undefined && age > launchBound,
         message: `not launched${launched?.message ? `: ${launched.message}` : launched?.reason ? ` (${launched.reason})` : ''}`,
       });
       continue;
@@ -1047,6 +1095,9 @@ function finish(out: KarpenterPendingExplanation, ctx: KarpenterPlacementContext
   const pools = new Set(
     out.pools.filter((p) => p.chosen || (!out.chosen && p.verdict !== 'not-evaluated')).map((p) => p.nodePool),
   );
-  if (out.eligibility.provisionable) out.stuckNodeClaims = stuckNodeClaims(ctx.nodeClaims, pools, ctx.now);
+  if (out.eligibility.provisionable) out.stuckNodeClaims = stuckNodeClaims(ctx.nodeClaims, pools, ctx.now, ctx.settings?.version);
+  const v = karpenterVersion(ctx.settings?.version);
+  if (!ctx.settings) out.notes.push(`Karpenter's controller Deployment is not in the input, so its version is unknown: casdoctor applies v${KARPENTER_MODELLED.newest} behaviour (add \`kubectl get deployments -A -o json\` to the dump)`);
+  else if (v.note) out.notes.push(v.note);
   return out;
 }

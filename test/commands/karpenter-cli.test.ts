@@ -34,6 +34,8 @@ interface PodJson {
   karpenter?: {
     route: string;
     chosen?: string;
+    outcome?: string;
+    inFlight?: { kind: string; name: string; nodePool?: string };
     event?: string;
     legacyEvent?: string;
     said?: { reason: string; message: string };
@@ -116,13 +118,15 @@ describe('why-pending on a mixed CA + Karpenter cluster', () => {
     expect(podBlock(text, 'analytics/spark-exec-adhoc')).toContain('remaining limits cpu 0');
   });
 
-  it('sends the recommendations pod to the general pool and names the NodeClaim it waits for, with the 15m registration TTL', () => {
+  it('sends the recommendations pod to the NodeClaim Karpenter nominated it to, not to a new node, with the 15m registration TTL', () => {
     const k = podJson('recommendations');
-    expect(k).toMatchObject({ route: 'karpenter', chosen: 'general' });
+    // scheduler.go add@v1.6.2: existing capacity (the launched NodeClaim x7k2p, 13m old) before a new NodeClaim
+    expect(k).toMatchObject({ route: 'karpenter', outcome: 'in-flight', inFlight: { kind: 'nodeclaim', name: 'general-x7k2p', nodePool: 'general' } });
+    expect(k.chosen).toBeUndefined();
     expect(k.nominated?.nodeClaims).toEqual(['general-x7k2p']);
     expect(k.stuckNodeClaims).toEqual([expect.objectContaining({ name: 'general-x7k2p', stage: 'registration', nominated: true, boundMs: 900_000 })]);
     const block = podBlock(text, 'web/recommendations');
-    expect(block).toContain('Karpenter serves it: NodePool general would launch a node; no CA node group fits it');
+    expect(block).toContain('Karpenter serves it: no new node: it fits NodeClaim general-x7k2p, which Karpenter already has; no CA node group fits it');
     expect(block).toContain('NodeClaim general-x7k2p (NodePool general), which Karpenter nominated for this pod, launched 13m ago, no Node registered; Karpenter deletes it at 15m (registration TTL, 2m left)');
   });
 

@@ -6,6 +6,7 @@ import type {
   DaemonSet,
   Node,
   NodeSelectorRequirement,
+  PodAffinityTerm,
   PersistentVolume,
   PersistentVolumeClaim,
   Pod,
@@ -20,6 +21,7 @@ import { formatResource } from '../../../model/quantity.js';
 import type { Resources } from '../../../model/scheduling.js';
 import type { InstanceTypeTable } from '../../instance-types.js';
 import { tolerationsTolerateTaint } from '../../predicates/taint-toleration.js';
+import { compileLabelSelector } from '../../predicates/labels.js';
 import { addResources, parseResourceList, podRequests } from '../../resources.js';
 import { buildKarpenterInstanceTypes, nodeClassZones, UNMODELLED_INSTANCE_LABELS } from './instance-types.js';
 import type { InstanceTypeOfferingRow, KarpenterInstanceType, KarpenterOffering } from './instance-types.js';
@@ -80,6 +82,7 @@ export type PlacementStage =
   | 'taints'
   | 'requirements'
   | 'volume-topology'
+  | 'topology'
   | 'instance-types'
   | 'min-values';
 
@@ -142,9 +145,21 @@ export interface StuckNodeClaim {
   message: string;
 }
 
+/**
+ * What Karpenter does for the pod in its next pass: launch a NodeClaim ('new-node'), wait for capacity it already has
+ * or is bringing ('in-flight': an existing node, an uninitialized node or a NodeClaim in flight), nothing ('no-node':
+ * every NodePool rejects it), leave it alone ('ignored'), or casdoctor cannot tell ('not-evaluated', see notEvaluated).
+ */
+export type KarpenterOutcome = 'new-node' | 'in-flight' | 'no-node' | 'ignored' | 'not-evaluated';
+
 export interface KarpenterPendingExplanation {
   pod: string;
   eligibility: PodEligibility;
+  outcome: KarpenterOutcome;
+  /** Why the outcome is 'not-evaluated': what casdoctor does not model for this pod, and what that means. */
+  notEvaluated?: string;
+  /** The capacity Karpenter already has or is bringing that takes the pod (outcome 'in-flight'). */
+  inFlight?: { kind: 'node' | 'nodeclaim'; name: string; nodePool?: string; why: string };
   pools: PoolPlacement[];
   /** The NodePool Karpenter would launch into. */
   chosen?: string;
@@ -586,6 +601,56 @@ function poolCapacityTypes(reqs: KRequirements, its: KarpenterInstanceType[]): s
   return [...offered].filter((ct) => requirementHas(r, ct)).sort();
 }
 
+// ------------------------------------------------------------------------------------------------ topology
+
+interface AntiAffinityHolder {
+  owner: Pod;
+  term: PodAffinityTerm;
+}
+
+const antiAffinityByCtx = new WeakMap<KarpenterPlacementContext, AntiAffinityHolder[]>();
+
+/** Bound, running pods with required anti-affinity: Karpenter's inverse topology groups (topology.go:280-322@v1.6.2). */
+function antiAffinityHolders(ctx: KarpenterPlacementContext): AntiAffinityHolder[] {
+  const hit = antiAffinityByCtx.get(ctx);
+  if (hit) return hit;
+  const out: AntiAffinityHolder[] = [];
+  for (const p of ctx.pods ?? []) {
+    if (!p.spec.nodeName || p.metadata.deletionTimestamp || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+    for (const term of p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) out.push({ owner: p, term });
+  }
+  antiAffinityByCtx.set(ctx, out);
+  return out;
+}
+
+/** Whether a pod-affinity term of `owner` selects `pod` (namespaces, then the label selector; a namespaceSelector is assumed to match). */
+function termSelects(owner: Pod, term: PodAffinityTerm, pod: Pod): boolean {
+  const ns = pod.metadata.namespace ?? 'default';
+  const nsOk = term.namespaceSelector
+    ? true
+    : term.namespaces && term.namespaces.length > 0
+      ? term.namespaces.includes(ns)
+      : (owner.metadata.namespace ?? 'default') === ns;
+  return nsOk && compileLabelSelector(term.labelSelector).matches(pod.metadata.labels);
+}
+
+/** The pod's constraints Karpenter's topology handles and casdoctor does not: required spread, affinity, anti-affinity, inverse anti-affinity. */
+function topologyConstraints(pod: Pod, ctx: KarpenterPlacementContext): string[] {
+  const out: string[] = [];
+  const tsc = (pod.spec.topologySpreadConstraints ?? []).filter((c) => c.whenUnsatisfiable !== 'ScheduleAnyway');
+  if (tsc.length > 0) out.push(`topology spread on ${[...new Set(tsc.map((c) => c.topologyKey))].join(', ')}`);
+  const aff = pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+  if (aff.length > 0) out.push(`required pod affinity on ${[...new Set(aff.map((t) => t.topologyKey))].join(', ')}`);
+  const anti = pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+  if (anti.length > 0) out.push(`required pod anti-affinity on ${[...new Set(anti.map((t) => t.topologyKey))].join(', ')}`);
+  const inverse = antiAffinityHolders(ctx).filter((h) => h.owner !== pod && termSelects(h.owner, h.term, pod));
+  if (inverse.length > 0) {
+    const owners = [...new Set(inverse.map((h) => podKey(h.owner)))];
+    out.push(`the required anti-affinity of running pod(s) ${owners.slice(0, 3).join(', ')}${owners.length > 3 ? ` and ${owners.length - 3} more` : ''} against this pod (on ${[...new Set(inverse.map((h) => h.term.topologyKey))].join(', ')})`);
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------------------------------------ main
 
 interface FilterOutcome {
@@ -692,11 +757,185 @@ function filterInstanceTypes(
  */
 export function explainKarpenterPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPendingExplanation {
   // requirement texts as the Karpenter in the input prints them (Gt/Lt before v1.9.0)
-  return withKarpenterTextVersion(ctx.settings?.version, () => explainPending(pod, ctx));
+  return withKarpenterTextVersion(ctx.settings?.version, () => schedulingPass(ctx).get(pod) ?? explainPending(pod, ctx));
 }
 
-function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPendingExplanation {
-  const out: KarpenterPendingExplanation = { pod: podKey(pod), eligibility: karpenterPodEligibility(pod, ctx), pools: [], stuckNodeClaims: [], notes: [] };
+// ------------------------------------------------------------------------------------------------ one scheduling pass
+
+/** Capacity Karpenter already has or is bringing: an uninitialized node, or a launched NodeClaim without a node. */
+interface ExistingCapacity {
+  kind: 'node' | 'nodeclaim';
+  name: string;
+  nodePool?: string;
+  taints: Taint[];
+  reqs: KRequirements;
+  remaining: Resources;
+  why: string;
+}
+
+/** A NodeClaim planned earlier in the same pass, which later pods may join (scheduler.go addToInflightNode). */
+interface PlannedClaim {
+  nodePool: string;
+  taints: Taint[];
+  reqs: KRequirements;
+  types: KarpenterInstanceType[];
+  overheadOf: (it: KarpenterInstanceType) => Resources;
+  requests: Resources;
+  pods: string[];
+}
+
+interface PassState {
+  existing: ExistingCapacity[];
+  planned: PlannedClaim[];
+  /** Per NodePool, its limits less the NodeClaims planned in this pass (subtractMax: the largest type each). */
+  remaining: Map<string, Resources>;
+}
+
+// taints a node carries while it starts, which Karpenter ignores on uninitialized capacity (statenode.go Taints)
+const EPHEMERAL_TAINTS = new Set(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.cloudprovider.kubernetes.io/uninitialized']);
+
+function ageText(ms: number): string {
+  return `${Math.max(0, Math.round(ms / 60_000))}m`;
+}
+
+/**
+ * The existing capacity Karpenter tries before a new NodeClaim (scheduler.go add → addToExistingNode, existingnode.go
+ * CanAdd; :631-667@v1.6.2): uninitialized nodes of its NodePools and launched NodeClaims whose node has not registered,
+ * with their DaemonSets' requests and the pods already bound taken off. A NodeClaim past its registration timeout (15m)
+ * or launch timeout (5m, v1.7+) is left out: Karpenter deletes it (liveness.go). Ready, initialized nodes are left out
+ * too: kube-scheduler has already found no room on them, which is why the pod is Pending.
+ */
+function existingCapacity(ctx: KarpenterPlacementContext, ds: Array<{ name: string; pod: Pod }>): ExistingCapacity[] {
+  const out: ExistingCapacity[] = [];
+  const now = ctx.now.getTime();
+  const nodeNames = new Set(ctx.nodes.map((n) => n.metadata.name ?? ''));
+  const daemonRequests = (taints: Taint[], reqs: KRequirements, already: Set<string>): Resources => {
+    const list = ds.filter((d) => !already.has(d.name) && untoleratedTaints(taints, d.pod.spec.tolerations, false).length === 0 && compatible(reqs, podRequirements(d.pod), new Set()) === undefined);
+    return list.length > 0 ? karpenterRequests(list.map((d) => d.pod)) : {};
+  };
+  const sub = (a: Resources, b: Resources): Resources => {
+    const r = { ...a };
+    for (const [k, v] of Object.entries(b)) r[k] = (r[k] ?? 0) - v;
+    return r;
+  };
+  for (const n of ctx.nodes) {
+    const pool = n.metadata.labels?.[NODEPOOL_LABEL];
+    if (!pool || n.metadata.deletionTimestamp || n.metadata.labels?.['karpenter.sh/initialized'] === 'true') continue;
+    const name = n.metadata.name ?? '';
+    const claim = ctx.nodeClaims.find((c) => c.status?.nodeName === name);
+    if (claim?.metadata.deletionTimestamp) continue;
+    const alloc = parseResourceList(n.status?.allocatable);
+    for (const [k, v] of Object.entries(parseResourceList(claim?.status?.allocatable))) if (!alloc[k]) alloc[k] = v;
+    const startup = claim?.spec?.startupTaints ?? [];
+    const taints = (n.spec?.taints ?? []).filter((t) => !EPHEMERAL_TAINTS.has(t.key) && !startup.some((st) => st.key === t.key && st.effect === t.effect));
+    const reqs = labelRequirements({ ...(n.metadata.labels ?? {}), 'kubernetes.io/hostname': n.metadata.labels?.['kubernetes.io/hostname'] ?? name });
+    const bound = (ctx.pods ?? []).filter((p) => p.spec.nodeName === name && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    const dsHere = new Set(bound.flatMap((p) => (p.metadata.ownerReferences ?? []).filter((o) => o.kind === 'DaemonSet').map((o) => `${p.metadata.namespace ?? 'default'}/${o.name}`)));
+    const remaining = sub(sub(alloc, karpenterRequests(bound)), daemonRequests(taints, reqs, dsHere));
+    out.push({ kind: 'node', name, nodePool: pool, taints, reqs, remaining, why: `Node ${name} (NodePool ${pool}) has registered but is not initialized yet; Karpenter counts it as capacity on its way` });
+  }
+  for (const nc of ctx.nodeClaims) {
+    const pool = nc.metadata.labels?.[NODEPOOL_LABEL];
+    if (!pool || nc.metadata.deletionTimestamp) continue;
+    if (nc.status?.nodeName && nodeNames.has(nc.status.nodeName)) continue;
+    const conds = nc.status?.conditions;
+    if (cond(conds, 'Launched')?.status !== 'True') continue;
+    const registered = cond(conds, 'Registered');
+    const since = Date.parse(registered?.lastTransitionTime ?? nc.metadata.creationTimestamp ?? '');
+    const age = Number.isFinite(since) ? now - since : 0;
+    // liveness.go:44,56@v1.6.2: deleted 15m after creation (the Registered condition's lastTransitionTime) when no node registered
+    if (age > REGISTRATION_TTL_MS) continue;
+    const alloc = parseResourceList(nc.status?.allocatable);
+    if (Object.keys(alloc).length === 0) continue;
+    const reqs = requirementsFrom(nc.spec?.requirements ?? []);
+    for (const r of labelRequirements(nc.metadata.labels).values()) addRequirement(reqs, r);
+    const taints = nc.spec?.taints ?? [];
+    const remaining = sub(alloc, daemonRequests(taints, reqs, new Set()));
+    const name = nc.metadata.name ?? '';
+    out.push({
+      kind: 'nodeclaim',
+      name,
+      nodePool: pool,
+      taints,
+      reqs,
+      remaining,
+      why: `NodeClaim ${name} (NodePool ${pool}) launched ${ageText(age)} ago and its node has not registered yet; if none registers within ${ageText(REGISTRATION_TTL_MS - age)}, Karpenter deletes the NodeClaim (registration timeout 15m) and schedules the pod again`,
+    });
+  }
+  // scheduler.go:655-666@v1.6.2: initialized first, then by name (none of these is initialized)
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function tryExisting(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Resources): ExistingCapacity | undefined {
+  for (const e of state.existing) {
+    if (untoleratedTaints(e.taints, pod.spec.tolerations, false).length > 0) continue;
+    if (!fitsResources(podReqs, e.remaining)) continue;
+    // existingnode.go CanAdd: Compatible without AllowUndefinedWellKnownLabels
+    if (compatible(e.reqs, reqs, new Set()) !== undefined) continue;
+    for (const [k, v] of Object.entries(podReqs)) e.remaining[k] = (e.remaining[k] ?? 0) - v;
+    for (const r of reqs.values()) addRequirement(e.reqs, r);
+    return e;
+  }
+  return undefined;
+}
+
+function tryPlanned(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Resources, toleratePNS: boolean): PlannedClaim | undefined {
+  // scheduler.go:455: the planned NodeClaims with the fewest pods first
+  const order = [...state.planned].sort((a, b) => a.pods.length - b.pods.length);
+  for (const pc of order) {
+    if (untoleratedTaints(pc.taints, pod.spec.tolerations, toleratePNS).length > 0) continue;
+    if (compatible(pc.reqs, reqs) !== undefined) continue;
+    const merged = copyRequirements(pc.reqs);
+    for (const r of reqs.values()) addRequirement(merged, r);
+    const total = addResources(pc.requests, podReqs);
+    const types = pc.types.filter((it) => intersects(it.requirements, merged).length === 0 && fitsResources(addResources(total, pc.overheadOf(it)), it.allocatable));
+    if (types.length === 0) continue;
+    pc.reqs = merged;
+    pc.types = types;
+    pc.requests = total;
+    pc.pods.push(podKey(pod));
+    return pc;
+  }
+  return undefined;
+}
+
+/** scheduler.go subtractMax: limits are charged with the largest instance type the planned NodeClaim may become. */
+function subtractMax(remaining: Resources, types: KarpenterInstanceType[]): Resources {
+  const out = { ...remaining };
+  for (const k of Object.keys(out)) {
+    if (k === 'nodes') out[k] -= 1;
+    else out[k] -= Math.max(0, ...types.map((t) => t.capacity[k] ?? 0));
+  }
+  return out;
+}
+
+const passCache = new WeakMap<KarpenterPlacementContext, Map<Pod, KarpenterPendingExplanation>>();
+
+/**
+ * One provisioning pass over every Pending pod Karpenter considers, as its scheduler does it: pods by CPU then memory,
+ * descending (queue.go:38), each tried on existing capacity, then on the NodeClaims planned earlier in the pass, then on
+ * a new NodeClaim, whose largest instance type is charged against the NodePool's limits (scheduler.go:450-466,625).
+ */
+function schedulingPass(ctx: KarpenterPlacementContext): Map<Pod, KarpenterPendingExplanation> {
+  const hit = passCache.get(ctx);
+  if (hit) return hit;
+  const out = new Map<Pod, KarpenterPendingExplanation>();
+  passCache.set(ctx, out);
+  const pods = (ctx.pods ?? []).filter((p) => !p.spec.nodeName && (p.status?.phase ?? 'Pending') === 'Pending' && karpenterPodEligibility(p, ctx).provisionable);
+  if (pods.length === 0) return out;
+  const req = new Map(pods.map((p) => [p, karpenterRequests([p])]));
+  pods.sort((a, b) => {
+    const ra = req.get(a) as Resources;
+    const rb = req.get(b) as Resources;
+    return (rb.cpu ?? 0) - (ra.cpu ?? 0) || (rb.memory ?? 0) - (ra.memory ?? 0) || (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || podKey(a).localeCompare(podKey(b));
+  });
+  const state: PassState = { existing: existingCapacity(ctx, daemonPods(ctx)), planned: [], remaining: new Map() };
+  for (const p of pods) out.set(p, explainPending(p, ctx, state));
+  return out;
+}
+
+function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassState): KarpenterPendingExplanation {
+  const out: KarpenterPendingExplanation = { pod: podKey(pod), eligibility: karpenterPodEligibility(pod, ctx), outcome: 'no-node', pools: [], stuckNodeClaims: [], notes: [] };
   const ordered = orderNodePools(ctx.nodePools);
   const ds = daemonPods(ctx);
   // scheduler.go NewScheduler: a PreferNoSchedule taint on any pool makes relaxation tolerate PreferNoSchedule
@@ -776,6 +1015,7 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPend
 
   const evaluated = models.filter((m) => m.model);
   if (!out.eligibility.provisionable) {
+    out.outcome = 'ignored';
     out.pools = models.map((m) => m.placement);
     if (out.eligibility.silent) out.notes.push('Karpenter leaves this pod to another autoscaler (e.g. Cluster Autoscaler) and records no event');
     return finish(out, ctx);
@@ -803,37 +1043,85 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext): KarpenterPend
   const podReqs = karpenterRequests([pod]);
   const vol = volumeAlternatives(pod, ctx);
   out.notes.push(...vol.notes);
-  const hasTopology =
-    (pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable !== 'ScheduleAnyway') ||
-    (pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
-    (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
-  if (hasTopology) {
-    for (const m of evaluated) m.placement.notes.push('topology spread / pod (anti-)affinity not evaluated');
-    out.notes.push('topology spread / pod (anti-)affinity is not evaluated: Karpenter may narrow the zone or refuse a domain (topology.go AddRequirements); the verdicts below ignore it');
-  }
+  const topology = topologyConstraints(pod, ctx);
 
   // preferences.go Relax, one step per failed attempt: next required node-affinity term, then the preferred node-affinity
   // terms heaviest first, then (when a pool has one) tolerate PreferNoSchedule. The reported error is the last attempt's.
   const attempts = relaxationAttempts(pod, ctx.settings?.preferencePolicy === 'Ignore', toleratePNS);
   let chosen: string | undefined;
   let lastErrors: Array<{ placement: PoolPlacement; error: string; overhead: Resources }> = [];
+  // the pass's capacity is not used for a pod whose topology casdoctor does not model (see below)
+  const inPass = pass && topology.length === 0 ? pass : undefined;
+  let existing: ExistingCapacity | undefined;
+  let planned: PlannedClaim | undefined;
+  let chosenEval: PoolEvaluation | undefined;
   for (const attempt of attempts) {
     lastErrors = [];
+    // scheduler.go add: existing capacity, then NodeClaims planned in this pass, then a new NodeClaim
+    existing = inPass ? tryExisting(inPass, pod, attempt.requirements, podReqs) : undefined;
+    planned = inPass && !existing ? tryPlanned(inPass, pod, attempt.requirements, podReqs, attempt.toleratePreferNoSchedule) : undefined;
     for (const { model, placement } of models) {
       if (!model) continue;
-      const r = evaluatePool(model, placement, pod, attempt.requirements, podReqs, vol.alternatives, ds, attempt.toleratePreferNoSchedule);
-      if (r.fits && !chosen) chosen = model.name;
+      const r = evaluatePool(model, placement, pod, attempt.requirements, podReqs, vol.alternatives, ds, attempt.toleratePreferNoSchedule, inPass?.remaining.get(model.name));
+      if (r.fits && !chosen) {
+        chosen = model.name;
+        chosenEval = r;
+      }
       if (!r.fits && r.error) lastErrors.push({ placement, error: r.error, overhead: r.overhead });
     }
-    if (chosen) {
+    if (chosen || existing || planned) {
       if (attempt.relaxed) out.notes.push(`Karpenter places the pod only after relaxing: ${attempt.relaxed}`);
       break;
     }
   }
+  if (existing) {
+    // no new node: the pod waits for capacity Karpenter has (its Nominated event names it)
+    out.outcome = 'in-flight';
+    out.inFlight = { kind: existing.kind, name: existing.name, ...(existing.nodePool ? { nodePool: existing.nodePool } : {}), why: existing.why };
+    out.notes.push(`Karpenter launches no node for this pod: it fits ${existing.kind === 'node' ? 'node' : 'NodeClaim'} ${existing.name}, which it already has (scheduler.go addToExistingNode); ${existing.why}`);
+    out.pools = models.map((m) => m.placement);
+    return finish(out, ctx);
+  }
+  if (planned) {
+    out.outcome = 'new-node';
+    out.chosen = planned.nodePool;
+    for (const m of models) m.placement.chosen = m.model !== undefined && m.placement.nodePool === planned.nodePool && m.placement.verdict === 'fits';
+    out.notes.push(`Karpenter packs this pod into the NodeClaim of NodePool ${planned.nodePool} it launches in the same pass for ${planned.pods.filter((x) => x !== podKey(pod)).join(', ')}: one node for them, not one each (scheduler.go addToInflightNode)`);
+    out.pools = models.map((m) => m.placement);
+    return finish(out, ctx);
+  }
+  if (inPass && chosen && chosenEval?.types && chosenEval.reqs && chosenEval.overheadOf) {
+    const model = models.find((m) => m.model?.name === chosen)?.model as PoolModel;
+    inPass.planned.push({ nodePool: chosen, taints: model.taints, reqs: chosenEval.reqs, types: chosenEval.types, overheadOf: chosenEval.overheadOf, requests: { ...podReqs }, pods: [podKey(pod)] });
+    const rem = inPass.remaining.get(chosen) ?? model.remaining;
+    if (rem) inPass.remaining.set(chosen, subtractMax(rem, chosenEval.types));
+  }
+  // nodeclaim.go CanAdd checks topology after taints and requirements (topology.go AddRequirements, :134-141@v1.6.2): a pool
+  // rejected before stays rejected; one that gets that far is not evaluated, since its domains are not modelled here
+  const unmodelled = topology.length > 0 ? evaluated.filter((m) => m.placement.verdict === 'fits' || ['volume-topology', 'instance-types', 'min-values'].includes(m.placement.stage ?? '')) : [];
+  if (unmodelled.length > 0) {
+    const what = topology.join('; ');
+    for (const m of unmodelled) {
+      const pl = m.placement;
+      pl.verdict = 'not-evaluated';
+      pl.stage = 'topology';
+      pl.chosen = false;
+      delete pl.error;
+      delete pl.legacyError;
+      delete pl.launchError;
+      pl.detail = `not evaluated: ${what}; Karpenter narrows the NodeClaim to the domains these allow or fails with "unsatisfiable topology constraint" (topology.go AddRequirements), and casdoctor does not model its domains`;
+    }
+    chosen = undefined;
+    lastErrors = [];
+    out.outcome = 'not-evaluated';
+    out.notEvaluated = `Karpenter's verdict depends on ${what}, which casdoctor does not evaluate for Karpenter; NodePool(s) ${unmodelled.map((m) => m.placement.nodePool).join(', ')} pass every check before it`;
+  }
   for (const m of models) if (m.model && m.placement.nodePool === chosen) m.placement.chosen = true;
   out.pools = models.map((m) => m.placement);
-  if (chosen) out.chosen = chosen;
-  else if (lastErrors.length > 0) {
+  if (chosen) {
+    out.chosen = chosen;
+    out.outcome = 'new-node';
+  } else if (lastErrors.length > 0) {
     // events.go PodFailedToScheduleEvent: "Failed to schedule pod, " + multierr of the per-pool errors ("; ")
     out.event = `Failed to schedule pod, ${lastErrors.map((e) => e.error).join('; ')}`;
     out.legacyEvent = `Failed to schedule pod, ${lastErrors.map((e) => e.placement.legacyError ?? e.error).join('; ')}`;
@@ -887,6 +1175,16 @@ export function relaxationAttempts(pod: Pod, ignorePreferences: boolean, tolerat
   return out;
 }
 
+interface PoolEvaluation {
+  fits: boolean;
+  error?: string;
+  overhead: Resources;
+  /** When it fits: the instance types left, the NodeClaim's combined requirements and the per-type DaemonSet overhead. */
+  types?: KarpenterInstanceType[];
+  reqs?: KRequirements;
+  overheadOf?: (it: KarpenterInstanceType) => Resources;
+}
+
 function evaluatePool(
   model: PoolModel,
   placement: PoolPlacement,
@@ -896,7 +1194,8 @@ function evaluatePool(
   volumeAlts: KRequirements[],
   ds: Array<{ name: string; pod: Pod }>,
   toleratePNS: boolean,
-): { fits: boolean; error?: string; overhead: Resources } {
+  remainingOverride?: Resources,
+): PoolEvaluation {
   const name = model.name;
   placement.funnel = placement.funnel.slice(0, 1);
   delete placement.error;
@@ -927,7 +1226,7 @@ function evaluatePool(
   placement.daemonSetOverhead = toResourceMap(maxOverhead);
   const legacy = (err: string): string => `incompatible with nodepool "${name}", daemonset overhead=${resourcesString(maxOverhead)}, ${err}`;
   // legacyErr null: the check did not exist before v1.5, so no legacy text (undefined would take the default)
-  const reject = (stage: PlacementStage, error: string, detail: string, legacyErr: string | null = legacy(error)): { fits: boolean; error: string; overhead: Resources } => {
+  const reject = (stage: PlacementStage, error: string, detail: string, legacyErr: string | null = legacy(error)): PoolEvaluation => {
     placement.stage = stage;
     placement.error = error;
     if (legacyErr !== null) placement.legacyError = legacyErr;
@@ -935,19 +1234,20 @@ function evaluatePool(
     return { fits: false, error, overhead: maxOverhead };
   };
 
-  // scheduler.go:706-724 limits
+  // scheduler.go:706-724 limits (as left by the NodeClaims planned earlier in the same pass, when there are some)
   let its = model.instanceTypes;
-  if (model.remaining) {
-    placement.remainingLimits = toResourceMap(model.remaining);
+  const remainingNow = remainingOverride ?? model.remaining;
+  if (remainingNow) {
+    placement.remainingLimits = toResourceMap(remainingNow);
     // before v1.11 only filterByRemainingResources sees limits.nodes: no type has a "nodes" capacity, so it blocks only once
     // usage is already above the limit (remaining < 0: scheduler.go:764-780@v1.6.2), as "all available instance types exceed limits"
-    if ('nodes' in model.remaining && model.remaining.nodes === 0 && karpenterHas(model.version, 'node-limit-scheduling')) {
+    if ('nodes' in remainingNow && remainingNow.nodes === 0 && karpenterHas(model.version, 'node-limit-scheduling')) {
       const e = `node limits have been exhausted for nodepool (NodePool=${name})`;
       // scheduler.go:709-714@v1.14.1, v1.11+ (PR #2526); never printed before, so no legacy text
       return reject('node-limit', e, `limits.nodes ${String(model.np.spec.limits?.nodes)} reached by the pool's nodes and in-flight NodeClaims`, null);
     }
 
-    const rem = model.remaining;
+    const rem = remainingNow;
     its = its.filter((it) => Object.entries(rem).every(([k, v]) => (k === 'nodes' ? 0 : (it.capacity[k] ?? 0)) <= v));
     placement.funnel.push({ step: 'limits', remaining: its.length, examples: examples(its) });
     if (its.length === 0) {
@@ -975,7 +1275,7 @@ function evaluatePool(
   for (const r of podReq.values()) addRequirement(base, r);
   // volume topology alternatives (nodeclaim.go CanAdd / tryVolumeAlternative); the last alternative's error is reported
   const alts = volumeAlts.length > 0 ? volumeAlts : [undefined];
-  let last: { fits: boolean; error?: string; overhead: Resources } = { fits: false, overhead: maxOverhead };
+  let last: PoolEvaluation = { fits: false, overhead: maxOverhead };
   for (const alt of alts) {
     const reqs = copyRequirements(base);
     if (alt) {
@@ -1018,7 +1318,7 @@ function evaluatePool(
     const launch = amiLaunchError(model.nodeClass, f.remaining);
     if (launch) placement.launchError = launch;
     else delete placement.launchError;
-    return { fits: true, overhead: maxOverhead };
+    return { fits: true, overhead: maxOverhead, types: f.remaining, reqs, overheadOf };
   }
   return last;
 }

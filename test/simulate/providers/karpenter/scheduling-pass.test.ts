@@ -1,0 +1,133 @@
+// Karpenter's scheduling pass over the Pending pods (scheduler.go add@v1.6.2: existing capacity, then NodeClaims planned
+// in the same pass, then a new NodeClaim; queue.go: CPU then memory, descending; limits charged with the largest type),
+// and the constraints casdoctor does not model for Karpenter (topology spread, pod affinity, inverse anti-affinity),
+// which make the verdict "not evaluated" instead of a guess.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { DaemonSet, Node, Pod } from '../../../../src/model/k8s.js';
+import type { EC2NodeClass, NodeClaim, NodePool } from '../../../../src/model/karpenter.js';
+import { buildInstanceTypeTable, type StaticInstanceTypeData } from '../../../../src/simulate/instance-types.js';
+import { explainKarpenterPending, type KarpenterPlacementContext } from '../../../../src/simulate/providers/karpenter/placement.js';
+import { pod } from '../../../builders/k8s.js';
+
+function fixture<T>(name: string): T[] {
+  return (JSON.parse(readFileSync(new URL(`../../../fixtures/karpenter/${name}.json`, import.meta.url), 'utf8')) as { items: T[] }).items;
+}
+const data = JSON.parse(readFileSync(new URL('../../../../data/instance-types.json', import.meta.url), 'utf8')) as StaticInstanceTypeData;
+const TYPES = ['c5.large', 'c5.xlarge', 'm5.large', 'm5.xlarge', 'm5.2xlarge', 'r5.large', 't3.medium', 'g4dn.xlarge'];
+const table = buildInstanceTypeTable(
+  { staticListLastUpdateTime: data.staticListLastUpdateTime, instanceTypes: Object.fromEntries(TYPES.map((n) => [n, data.instanceTypes[n]])) },
+  [],
+  { flags: { awsUseStaticInstanceList: { value: true, origin: 'default', supported: true } } } as never,
+);
+
+// general-x7k2p (m5.xlarge, eu-west-1b) launched at 09:53:40 and has no node: 7m old at 10:00, 27m (past 15m) at 10:20
+const EARLY = new Date('2026-11-24T10:00:00Z');
+const LATE = new Date('2026-11-24T10:20:00Z');
+
+function ctx(pods: Pod[], now: Date, over: Partial<KarpenterPlacementContext> = {}): KarpenterPlacementContext {
+  return {
+    nodePools: fixture<NodePool>('nodepools'),
+    nodeClasses: fixture<EC2NodeClass>('ec2nodeclasses'),
+    nodeClaims: fixture<NodeClaim>('nodeclaims'),
+    nodes: fixture<Node>('nodes'),
+    daemonSets: fixture<DaemonSet>('daemonsets'),
+    pods,
+    instanceTypes: table,
+    now,
+    ...over,
+  };
+}
+
+const pendingPod = (name: string, cpu: string, memory: string, created = '2026-11-24T09:58:00Z') =>
+  pod(name, 'shop').ownedBy('ReplicaSet', name.replace(/-[a-z0-9]+$/, '')).withRequests({ cpu, memory }).createdAt(created).unschedulable();
+
+describe('capacity Karpenter already has comes before a new node', () => {
+  it('a pod that fits the NodeClaim in flight gets no new node: Karpenter waits for general-x7k2p', () => {
+    const p = pendingPod('api-5d8f9-abcde', '1', '2Gi').build();
+    const x = explainKarpenterPending(p, ctx([p], EARLY));
+    expect(x.outcome).toBe('in-flight');
+    expect(x.inFlight).toMatchObject({ kind: 'nodeclaim', name: 'general-x7k2p', nodePool: 'general' });
+    expect(x.inFlight?.why).toContain('if none registers within 8m, Karpenter deletes the NodeClaim');
+    expect(x.chosen).toBeUndefined();
+  });
+
+  it('past the 15m registration timeout the NodeClaim is deleted, so the verdict is what Karpenter does next: a new node', () => {
+    const p = pendingPod('api-5d8f9-abcde', '1', '2Gi').build();
+    const x = explainKarpenterPending(p, ctx([p], LATE));
+    expect(x.outcome).toBe('new-node');
+    expect(x.chosen).toBe('general');
+  });
+
+  it('the in-flight NodeClaim is used up in queue order (largest CPU first): the second pod gets a new node', () => {
+    const big = pendingPod('batch-a-11111', '3', '4Gi').build();
+    const small = pendingPod('batch-b-22222', '2', '4Gi').build();
+    const c = ctx([small, big], EARLY);
+    expect(explainKarpenterPending(big, c)).toMatchObject({ outcome: 'in-flight', inFlight: { name: 'general-x7k2p' } });
+    expect(explainKarpenterPending(small, c)).toMatchObject({ outcome: 'new-node', chosen: 'general' });
+  });
+
+  it('a pod selecting another zone than the NodeClaim\'s does not use it', () => {
+    const p = pendingPod('api-5d8f9-abcde', '1', '2Gi').withNodeSelector({ 'topology.kubernetes.io/zone': 'eu-west-1a' }).build();
+    expect(explainKarpenterPending(p, ctx([p], EARLY)).outcome).toBe('new-node');
+  });
+});
+
+describe('several Pending pods in one pass', () => {
+  it('packs pods into the NodeClaim planned for the first one instead of one node each', () => {
+    // x7k2p is gone at 10:20; three 1-CPU pods fit one m5.2xlarge
+    const pods = ['w-1-aaaaa', 'w-2-bbbbb', 'w-3-ccccc'].map((n) => pendingPod(n, '1', '1Gi').build());
+    const c = ctx(pods, LATE);
+    const xs = pods.map((p) => explainKarpenterPending(p, c));
+    expect(xs.map((x) => x.outcome)).toEqual(['new-node', 'new-node', 'new-node']);
+    expect(xs[0].notes.join(' ')).not.toContain('packs this pod');
+    expect(xs[1].notes.join(' ')).toContain('Karpenter packs this pod into the NodeClaim of NodePool general it launches in the same pass for shop/w-1-aaaaa');
+    expect(xs[2].notes.join(' ')).toContain('shop/w-1-aaaaa, shop/w-2-bbbbb');
+  });
+
+  it('charges each planned NodeClaim\'s largest instance type against limits: the next pod finds the pool full', () => {
+    // general: limits cpu 20 less its 2 nodes and x7k2p (4 cpu each, still counted until deleted) leaves 8: one m5.2xlarge
+    const nodePools = fixture<NodePool>('nodepools').map((np) =>
+      np.metadata.name === 'general' ? { ...np, spec: { ...np.spec, limits: { cpu: '20' } } } : np.metadata.name === 'batch' ? { ...np, spec: { ...np.spec, template: { ...np.spec.template, spec: { ...np.spec.template.spec, taints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' as const }] } } } } : np,
+    );
+    const a = pendingPod('big-a-aaaaa', '6', '8Gi').build();
+    const b = pendingPod('big-b-bbbbb', '6', '8Gi', '2026-11-24T09:59:00Z').build();
+    const c = ctx([a, b], LATE, { nodePools });
+    const xa = explainKarpenterPending(a, c);
+    const xb = explainKarpenterPending(b, c);
+    expect(xa).toMatchObject({ outcome: 'new-node', chosen: 'general' });
+    expect(xb.outcome).toBe('no-node');
+    expect(xb.pools.find((p) => p.nodePool === 'general')).toMatchObject({ stage: 'resource-limits', error: 'all available instance types exceed limits for nodepool (NodePool=general)' });
+  });
+});
+
+describe('what casdoctor does not model for Karpenter is not evaluated, not guessed', () => {
+  it('required topology spread: the pools that pass requirements are not evaluated and no pool is chosen', () => {
+    const p = pendingPod('web-7c9-ddddd', '1', '1Gi').withLabels({ app: 'web' }).withTopologySpread({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: { app: 'web' } } }).build();
+    const x = explainKarpenterPending(p, ctx([p], LATE));
+    expect(x.outcome).toBe('not-evaluated');
+    expect(x.chosen).toBeUndefined();
+    expect(x.event).toBeUndefined();
+    expect(x.notEvaluated).toContain('topology spread on topology.kubernetes.io/zone');
+    expect(x.pools.find((pl) => pl.nodePool === 'general')).toMatchObject({ verdict: 'not-evaluated', stage: 'topology' });
+  });
+
+  it('a running pod\'s required anti-affinity against this pod (inverse anti-affinity) is named', () => {
+    const holder = pod('cache-0', 'shop').withLabels({ app: 'cache' }).onNode('ip-10-42-17-201.eu-west-1.compute.internal').withPodAntiAffinity({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: { app: 'batchjob' } } }).build();
+    const p = pendingPod('batchjob-1-eeeee', '1', '1Gi').withLabels({ app: 'batchjob' }).build();
+    const x = explainKarpenterPending(p, ctx([holder, p], LATE));
+    expect(x.outcome).toBe('not-evaluated');
+    expect(x.notEvaluated).toContain('the required anti-affinity of running pod(s) shop/cache-0 against this pod (on topology.kubernetes.io/zone)');
+    // another namespace is not selected by a term without namespaces
+    const other = pendingPod('batchjob-2-fffff', '1', '1Gi').withLabels({ app: 'batchjob' }).build();
+    other.metadata.namespace = 'jobs';
+    expect(explainKarpenterPending(other, ctx([holder, other], LATE)).outcome).toBe('new-node');
+  });
+
+  it('a pool rejected before topology stays rejected: the pod is "no-node" when every pool fails earlier', () => {
+    const p = pendingPod('web-7c9-ggggg', '1', '1Gi').withNodeSelector({ 'shop.example.com/team': 'x' }).withTopologySpread({ topologyKey: 'topology.kubernetes.io/zone' }).build();
+    const x = explainKarpenterPending(p, ctx([p], LATE));
+    expect(x.outcome).toBe('no-node');
+    expect(x.pools.some((pl) => pl.stage === 'topology')).toBe(false);
+  });
+});

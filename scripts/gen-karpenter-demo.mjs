@@ -173,7 +173,9 @@ const nodePools = [
       consolidateAfter: '5m',
       consolidationPolicy: 'WhenEmptyOrUnderutilized',
     },
-    status: { conditions: poolConds(true), nodeClassObservedGeneration: 1, nodes: 3, resources: { cpu: '14', 'ephemeral-storage': '251621316Ki', memory: `${48 * GIB_KI - 990_000}Ki`, nodes: '3', pods: '145' } },
+    // status.resources at 1.6 sums every state node of the pool, the NodeClaim general-x7k2p without a node included
+    // (state/cluster.go:706-745@v1.6.2): its three nodes plus x7k2p's capacity (8 cpu, 80Gi, 32445Mi, 58 pods)
+    status: { conditions: poolConds(true), nodeClassObservedGeneration: 1, nodes: 4, resources: { cpu: '22', 'ephemeral-storage': '335507396Ki', memory: `${48 * GIB_KI - 990_000 + 32445 * 1024}Ki`, nodes: '4', pods: '203' } },
   }),
   nodePool({
     name: 'gpu', created: '2026-11-19T15:30:02Z', weight: 10, nodeClass: 'gpu',

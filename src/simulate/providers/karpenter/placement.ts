@@ -80,6 +80,7 @@ export type PlacementStage =
   | 'node-limit'
   | 'resource-limits'
   | 'taints'
+  | 'host-ports'
   | 'requirements'
   | 'volume-topology'
   | 'topology'
@@ -453,6 +454,46 @@ function daemonCompatible(templateReqs: KRequirements, taints: Taint[], it: Karp
     if (compatible(templateReqs, reqs) === undefined && (!it || intersects(it.requirements, reqs).length === 0)) return true;
   }
   return false;
+}
+
+interface HostPort {
+  ip: string;
+  port: number;
+  protocol: string;
+}
+
+/** scheduling/hostportusage.go GetHostPorts: the containers' hostPorts, hostIP defaulting to 0.0.0.0. */
+function hostPorts(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
+  for (const c of pod.spec.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort) continue;
+      out.push({ ip: p.hostIP || '0.0.0.0', port: p.hostPort, protocol: p.protocol ?? 'TCP' });
+    }
+  }
+  return out;
+}
+
+const UNSPECIFIED = new Set(['0.0.0.0', '::']);
+
+/** hostportusage.go Conflicts: the pod's first host port a DaemonSet already uses on the node (same protocol and port, overlapping IP). */
+function hostPortClash(pod: Pod, daemons: Array<{ name: string; pod: Pod }>): { error: string; port: HostPort; daemonSet: string } | undefined {
+  const mine = hostPorts(pod);
+  if (mine.length === 0) return undefined;
+  for (const n of mine) {
+    for (const d of daemons) {
+      for (const e of hostPorts(d.pod)) {
+        if (n.protocol !== e.protocol || n.port !== e.port) continue;
+        if (n.ip !== e.ip && !UNSPECIFIED.has(n.ip) && !UNSPECIFIED.has(e.ip)) continue;
+        return {
+          error: `pod hostport conflicts with existing hostport configuration (pod-hostport-ip=${n.ip}, pod-hostport-port=${n.port}, pod-hostport-protocol=${n.protocol}, existing-hostport-ip=${e.ip}, existing-hostport-port=${e.port}, existing-hostport-protocol=${e.protocol})`,
+          port: n,
+          daemonSet: d.name,
+        };
+      }
+    }
+  }
+  return undefined;
 }
 
 // ------------------------------------------------------------------------------------------------ pools
@@ -1261,6 +1302,11 @@ function evaluatePool(
   const untolerated = untoleratedTaints(model.taints, pod.spec.tolerations, toleratePNS);
   if (untolerated.length > 0) {
     return reject('taints', taintError(untolerated), `the pod does not tolerate ${untolerated.map(prettyTaint).join(', ')}`);
+  }
+  // nodeclaim.go:120-124@v1.6.2: the host ports of the DaemonSets that run on the template (scheduler.go getDaemonHostPortUsage)
+  const clash = hostPortClash(pod, ds.filter((d) => daemonCompatible(model.templateReqs, model.taints, undefined, d.pod)));
+  if (clash) {
+    return reject('host-ports', `checking host port usage, ${clash.error}`, `the pod's hostPort ${clash.port.port}/${clash.port.protocol} is already taken on every new node of this pool by DaemonSet ${clash.daemonSet}`);
   }
   const reqErr = compatible(model.templateReqs, podReq);
   if (reqErr) {

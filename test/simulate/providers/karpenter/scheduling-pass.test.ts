@@ -131,3 +131,32 @@ describe('what casdoctor does not model for Karpenter is not evaluated, not gues
     expect(x.pools.some((pl) => pl.stage === 'topology')).toBe(false);
   });
 });
+
+describe('host ports against the DaemonSets of a new node (nodeclaim.go:120-124@v1.6.2)', () => {
+  // fluent-bit tolerates everything and runs on every pool: give it hostPort 2020, as its metrics server often has
+  const withPort = (port: number, hostIP?: string): DaemonSet[] =>
+    fixture<DaemonSet>('daemonsets').map((d) => {
+      if (d.metadata.name !== 'fluent-bit') return d;
+      const c = structuredClone(d);
+      const container = c.spec!.template!.spec!.containers[0];
+      container.ports = [{ containerPort: port, hostPort: port, protocol: 'TCP', ...(hostIP ? { hostIP } : {}) }];
+      return c;
+    });
+
+  it('a pod whose hostPort a DaemonSet already takes fits no NodePool: "checking host port usage"', () => {
+    const p = pendingPod('exporter-5f-hhhhh', '100m', '128Mi').withHostPort(2020).build();
+    const x = explainKarpenterPending(p, ctx([p], LATE, { daemonSets: withPort(2020) }));
+    expect(x.outcome).toBe('no-node');
+    const general = x.pools.find((pl) => pl.nodePool === 'general');
+    expect(general).toMatchObject({ verdict: 'rejected', stage: 'host-ports' });
+    expect(general?.error).toBe('checking host port usage, pod hostport conflicts with existing hostport configuration (pod-hostport-ip=0.0.0.0, pod-hostport-port=2020, pod-hostport-protocol=TCP, existing-hostport-ip=0.0.0.0, existing-hostport-port=2020, existing-hostport-protocol=TCP)');
+    expect(general?.detail).toContain('DaemonSet logging/fluent-bit');
+  });
+
+  it('another port, or the same port on two specific IPs, does not clash', () => {
+    const p = pendingPod('exporter-5f-iiiii', '100m', '128Mi').withHostPort(2021).build();
+    expect(explainKarpenterPending(p, ctx([p], LATE, { daemonSets: withPort(2020) })).outcome).toBe('new-node');
+    const q = pendingPod('exporter-5f-jjjjj', '100m', '128Mi').withHostPort(2020, { hostIP: '10.0.0.1' }).build();
+    expect(explainKarpenterPending(q, ctx([q], LATE, { daemonSets: withPort(2020, '10.0.0.2') })).outcome).toBe('new-node');
+  });
+});

@@ -119,6 +119,25 @@ describe('karpenter-nodepool-limits-exhausted', () => {
     expect(f[0].message).not.toContain('search-indexer');
   });
 
+  it('names only the pods raising the limit would place, with the value, and the others with what still stops them (issue 24 item 4)', () => {
+    const f = fired(raw(), 'karpenter-nodepool-limits-exhausted')[0];
+    // spark (7 cpu) needs an 8-vCPU type: 32 used + 8; fraud-scorer is pinned to us-east-1c, embedder needs a GPU
+    expect(f.message).toMatch(/the limit is what stops 1 Pending pod\(s\), which the pool would otherwise take \(analytics\/spark-exec-adhoc-\S+\); raise limits\.cpu to at least 40, or free capacity\.$/);
+    expect(f.message).not.toContain('fraud-scorer');
+    expect(f.message).not.toContain('embedder');
+    const others = f.evidence.filter((e) => e.source.startsWith('Pod ')).map((e) => `${e.source} ${e.observed}`);
+    expect(others.find((o) => o.includes('fraud-scorer'))).toContain('would still reject it at instance types: no instance type met the scheduling requirements or had a required offering');
+    expect(others.find((o) => o.includes('embedder'))).toContain('would still reject it at instance types: no instance type has enough resources');
+    expect(f.remediation).toContain(`kubectl patch nodepool batch --type merge -p '{"spec":{"limits":{"cpu":"40"}}}'`);
+  });
+
+  it('does not fire when raising the limit would place none of the pods', () => {
+    const r = raw((x) => {
+      x.pods = x.pods.filter((p) => !p.metadata.name?.startsWith('spark-exec-adhoc-'));
+    });
+    expect(fired(r, 'karpenter-nodepool-limits-exhausted')).toEqual([]);
+  });
+
   it('does not fire when batch has room', () => {
     const r = raw((x) => {
       x.nodePools.find((np) => np.metadata.name === 'batch')!.spec.limits = { cpu: '1000' };

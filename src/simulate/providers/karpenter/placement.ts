@@ -120,6 +120,12 @@ export interface PoolPlacement {
   zones: string[];
   funnel: FunnelStep[];
   notes: string[];
+  /**
+   * For a pool stopped by its limits: what the pool would do without them. fits → the limit is what stops the pod, and
+   * `raise` holds, per limited resource, the smallest spec.limits value that lets the smallest fitting type in; else the
+   * stage and error that would still stop it.
+   */
+  withoutLimits?: { fits: boolean; raise?: ResourceMap; stage?: PlacementStage; error?: string };
 }
 
 export interface PodEligibility {
@@ -940,6 +946,22 @@ function tryPlanned(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Re
   return undefined;
 }
 
+/**
+ * The smallest spec.limits values that let a new node in: the fitting type that needs the least extra room (fewest
+ * vCPUs, then memory), and for each limited resource it exceeds, limit - remaining + its capacity (nodes: one more).
+ */
+function limitsToRaise(model: PoolModel, remaining: Resources, types: KarpenterInstanceType[]): ResourceMap {
+  const limits = parseResourceList(model.np.spec.limits);
+  const smallest = sortTypes(types)[0];
+  const out: ResourceMap = {};
+  for (const [k, rem] of Object.entries(remaining)) {
+    const need = k === 'nodes' ? 1 : (smallest?.capacity[k] ?? 0);
+    if (need <= rem) continue;
+    out[k] = formatResource(k, (limits[k] ?? 0) - rem + need);
+  }
+  return out;
+}
+
 /** scheduler.go subtractMax: limits are charged with the largest instance type the planned NodeClaim may become. */
 function subtractMax(remaining: Resources, types: KarpenterInstanceType[]): Resources {
   const out = { ...remaining };
@@ -1096,7 +1118,9 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
   let existing: ExistingCapacity | undefined;
   let planned: PlannedClaim | undefined;
   let chosenEval: PoolEvaluation | undefined;
+  let lastAttempt = attempts[0];
   for (const attempt of attempts) {
+    lastAttempt = attempt;
     lastErrors = [];
     // scheduler.go add: existing capacity, then NodeClaims planned in this pass, then a new NodeClaim
     existing = inPass ? tryExisting(inPass, pod, attempt.requirements, podReqs) : undefined;
@@ -1113,6 +1137,20 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
     if (chosen || existing || planned) {
       if (attempt.relaxed) out.notes.push(`Karpenter places the pod only after relaxing: ${attempt.relaxed}`);
       break;
+    }
+  }
+  // issue 24 item 4: for a pool stopped by its limits, say whether the limit is what stops the pod (and the value that
+  // lets it in) or what would stop it next; evaluated on a scratch placement so the shown one keeps Karpenter's verdict
+  if (lastAttempt) {
+    for (const { model, placement } of models) {
+      if (!model || (placement.stage !== 'resource-limits' && placement.stage !== 'node-limit')) continue;
+      const scratch: PoolPlacement = { ...placement, funnel: [...placement.funnel], notes: [] };
+      const r = evaluatePool(model, scratch, pod, lastAttempt.requirements, podReqs, vol.alternatives, ds, lastAttempt.toleratePreferNoSchedule, {});
+      placement.withoutLimits = r.fits && r.types ? { fits: true, raise: limitsToRaise(model, inPass?.remaining.get(model.name) ?? model.remaining ?? {}, r.types) } : { fits: false, ...(scratch.stage ? { stage: scratch.stage } : {}), ...(r.error ? { error: r.error } : {}) };
+      const w = placement.withoutLimits;
+      placement.detail += w.fits
+        ? `; the limit is what stops the pod: raise ${Object.entries(w.raise ?? {}).map(([k, v]) => `limits.${k} to at least ${v}`).join(' and ')}, or free capacity in the pool`
+        : `; raising the limit would not help: the pool would still reject the pod at ${w.stage ?? 'a later check'}${w.error ? ` (${w.error})` : ''}`;
     }
   }
   if (existing) {

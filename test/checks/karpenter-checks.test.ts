@@ -11,6 +11,8 @@ import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
 import { isPendingCandidate } from '../../src/simulate/why-pending.js';
 import { STATIC_TYPES } from './harness.js';
+import { karpenterDisruptionContext } from '../../src/checks/lib/karpenter.js';
+import { karpenterDisruptionReport } from '../../src/simulate/providers/karpenter/disruption.js';
 
 const EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'karpenter');
 const NOW = new Date('2026-11-24T14:00:00Z');
@@ -198,7 +200,24 @@ describe('karpenter-budget-blocks-disruption', () => {
   it('fires at 14:00 on a Tuesday, inside the business-hours window of the general pool', () => {
     const f = fired(raw(), 'karpenter-budget-blocks-disruption', 'scale-down-blockers');
     expect(f.map((x) => x.subject.name)).toEqual(['general']);
-    expect(f[0].message).toBe('NodePool general allows 0 Underutilized disruptions now (active since 2026-11-24T09:00:00Z until 2026-11-24T17:00:00Z); Karpenter keeps 3 node(s) it would otherwise consolidate.');
+    // only ip-10-20-12-77 is a candidate: 141 (do-not-disrupt pod) and 203 (PDB) never reach the budget (helpers.go:225-273@v1.6.2)
+    expect(f[0].message).toBe('NodePool general allows 0 Underutilized disruptions now (active since 2026-11-24T09:00:00Z until 2026-11-24T17:00:00Z); Karpenter keeps 1 node(s) it would otherwise consolidate.');
+    expect(f[0].evidence.find((e) => e.source === 'nodes held')?.observed).toBe('ip-10-20-12-77.ec2.internal');
+  });
+
+  it('publishes one event per node, for the first blocker only, and no budget or spot-to-spot on nodes that are no candidates', () => {
+    const a = new Analysis(raw(), { now: NOW, staticInstanceTypes: STATIC_TYPES });
+    const byNode = new Map(karpenterDisruptionReport(karpenterDisruptionContext(a)).map((d) => [d.node ?? d.nodeClaim, d]));
+    const n141 = byNode.get('ip-10-20-11-141.ec2.internal')!;
+    expect(n141.candidate).toBe(false);
+    expect(n141.blockers.filter((b) => b.event).map((b) => b.event?.message)).toEqual([expect.stringMatching(/^Pod has "karpenter\.sh\/do-not-disrupt" annotation \(Pod=checkout\/schema-migrator-/)]);
+    expect(n141.blockers.map((b) => b.id)).not.toContain('budget');
+    const n203 = byNode.get('ip-10-20-11-203.ec2.internal')!;
+    expect(n203.blockers.map((b) => b.id)).not.toContain('budget');
+    expect(n203.blockers.map((b) => b.id)).not.toContain('spot-to-spot-disabled');
+    // batch (WhenEmpty) nodes never reach the consolidation simulation that prints the spot-to-spot text
+    expect(byNode.get('ip-10-20-12-19.ec2.internal')!.blockers.map((b) => b.id)).not.toContain('spot-to-spot-disabled');
+    expect(byNode.get('ip-10-20-12-77.ec2.internal')!.blockers.map((b) => b.id)).toContain('budget');
   });
 
   it('does not fire after the window closes at 17:00 UTC', () => {

@@ -182,7 +182,8 @@ describe('scale-down-blockers on a mixed cluster', () => {
     expect(out).toContain('· Karpenter: pdb prevents pod evictions (PodDisruptionBudget=checkout/payments-api)');
     expect(out).toContain('budgets[1] nodes "0" reasons [Underutilized] schedule "0 9 * * mon-fri" duration 8h (active since 2026-11-24T09:00:00Z until 2026-11-24T17:00:00Z)');
     expect(out).toContain('· Karpenter: NodePool "batch" has non-empty consolidation disabled');
-    expect(out).toContain('SpotToSpotConsolidation is disabled, can\'t replace a spot node with a spot node');
+    // the spot-to-spot text needs a consolidation simulation: no node of the example gets that far (consolidation.go:188-190@v1.6.2)
+    expect(out).not.toContain('SpotToSpotConsolidation is disabled');
     expect(out).toContain('NodeClaim general-x7k2p (NodePool general)');
     expect(out).not.toMatch(/node-not-autoscaled +Node ip-10-20-11-66/);
     expect(out).toContain('ℹ karpenter-node-disruption-blocked  Node ip-10-20-11-66.ec2.internal of NodePool batch stays');
@@ -200,7 +201,8 @@ describe('scale-down-blockers on a mixed cluster', () => {
     const doc = JSON.parse(r.stdout) as { karpenter: { nodes: Array<{ node?: string; nodeClaim?: string; kept: boolean; blockers: Array<{ id: string }> }> } };
     const byName = new Map(doc.karpenter.nodes.map((n) => [n.node ?? n.nodeClaim, n]));
     expect(byName.get('ip-10-20-11-66.ec2.internal')?.blockers.map((b) => b.id)).toContain('node-do-not-disrupt');
-    expect(byName.get('ip-10-20-11-203.ec2.internal')?.blockers.map((b) => b.id)).toEqual(expect.arrayContaining(['pdb-blocks-eviction', 'budget']));
+    // 203 is no candidate (its PDB): the budget never applies to it (disruption/helpers.go:225-273@v1.6.2)
+    expect(byName.get('ip-10-20-11-203.ec2.internal')?.blockers.map((b) => b.id)).toEqual(['pdb-blocks-eviction']);
     expect(byName.get('general-x7k2p')?.blockers.map((b) => b.id)).toEqual(['nodeclaim-without-node']);
     expect([...byName.values()].every((n) => n.kept)).toBe(true);
   });

@@ -663,6 +663,14 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
   }
 
   const candidateBlocked = blockers.length > 0;
+  // types.go:81-107@v1.6.2 NewCandidate stops at the first failing check and publishes one DisruptionBlocked event for it
+  // (statenode.go:202-250): the later blockers hold too, but Karpenter says nothing of them
+  for (const b of blockers.slice(1)) {
+    if (!b.event) continue;
+    delete b.event;
+    b.explanation += ` Karpenter publishes no event for this: it reports only the first blocker it finds ("${blockers[0].karpenterText ?? blockers[0].id}").`;
+  }
+  const candidateCount = blockers.length;
   const reschedulable = pods.filter(isReschedulable);
   const rescheduleCost = 1 + reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 0);
   // types.go:156-158@v1.14.1 IsEmpty by eviction cost; before v1.14 no reschedulable pod at all (emptiness.go:48@v1.6.2)
@@ -786,17 +794,22 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
     });
   }
 
+  // a node that is no candidate never reaches the methods' filters (ShouldDisrupt): Karpenter publishes nothing for them
+  if (candidateBlocked) for (const b of blockers.slice(candidateCount)) delete b.event;
   // ---- budgets per reason (helpers.go:262-313), only for the methods that concern this node
   const applicable: Record<Exclude<KarpenterDisruptionMethod, 'expiration'>, boolean> = {
     emptiness: empty,
     drift: drifted,
     consolidation: !empty,
   };
-  if (budgetState) {
+  // budgets hold back candidates that a method's filter kept (controller.go disrupt: GetCandidates with ShouldDisrupt,
+  // then the budget mapping): not a node that is no candidate, nor a method something else already blocks
+  const alreadyBlocked = (m: KarpenterDisruptionMethod): boolean => blockers.some((b) => !b.partial && b.blocks.includes(m));
+  if (budgetState && !candidateBlocked) {
     for (const method of ['emptiness', 'drift', 'consolidation'] as const) {
       const reason = METHOD_REASON[method];
       const rb = budgetState.byReason[reason];
-      if (!applicable[method] || rb.remaining > 0) continue;
+      if (!applicable[method] || rb.remaining > 0 || alreadyBlocked(method)) continue;
       const limiting = rb.limiting.map((i) => rb.budgets[i]);
       const describe = limiting
         .map((e) => {
@@ -836,12 +849,15 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
 
   // ---- spot-to-spot (consolidation.go:212-214,263-268): replacing a spot node needs the feature gate
   const gates = { ...DEFAULT_KARPENTER_FEATURE_GATES, ...ctx.settings?.featureGates };
-  if (!staticPool && !empty && sn.labels[CAPACITY_TYPE_LABEL] === CAPACITY_TYPE_SPOT && !gates.SpotToSpotConsolidation) {
+  // the text comes only after a consolidation simulation chose a single spot replacement (consolidation.go:188-190,234-242@v1.6.2):
+  // a candidate whose consolidation nothing else blocks; whether the simulation picks a spot replacement is not known offline
+  if (!candidateBlocked && !alreadyBlocked('consolidation') && !staticPool && !empty && sn.labels[CAPACITY_TYPE_LABEL] === CAPACITY_TYPE_SPOT && !gates.SpotToSpotConsolidation) {
     const text = "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node";
     blocked({
       id: 'spot-to-spot-disabled',
       blocks: ['consolidation'],
       partial: true,
+      certainty: 'inferred',
       karpenterText: text,
       event: unconsolidatable(text),
       explanation: 'The node is spot and the SpotToSpotConsolidation feature gate is off: consolidation can still delete it when its pods fit elsewhere, but never replace it with a cheaper spot node.',

@@ -1196,6 +1196,12 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
     out.notEvaluated = `Karpenter's verdict depends on ${what}, which casdoctor does not evaluate for Karpenter; NodePool(s) ${unmodelled.map((m) => m.placement.nodePool).join(', ')} pass every check before it`;
   }
   for (const m of models) if (m.model && m.placement.nodePool === chosen) m.placement.chosen = true;
+  for (const m of models) {
+    const before = m.model && inPass ? inPass.planned.filter((pc) => pc.nodePool === m.model?.name && !pc.pods.includes(podKey(pod))) : [];
+    if (before.length > 0 && m.placement.remainingLimits) {
+      m.placement.notes.push(`remaining limits after the NodeClaim(s) Karpenter plans earlier in the same pass for ${before.flatMap((pc) => pc.pods).join(', ')}, each charged with its largest instance type (scheduler.go subtractMax)`);
+    }
+  }
   out.pools = models.map((m) => m.placement);
   if (chosen) {
     out.chosen = chosen;

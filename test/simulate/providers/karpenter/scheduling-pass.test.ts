@@ -160,3 +160,27 @@ describe('host ports against the DaemonSets of a new node (nodeclaim.go:120-124@
     expect(explainKarpenterPending(q, ctx([q], LATE, { daemonSets: withPort(2020, '10.0.0.2') })).outcome).toBe('new-node');
   });
 });
+
+describe('preferred node affinity, as the loader now keeps it (requirements.go:95-101@v1.6.2, provisioner.go:493-500)', () => {
+  const preferring = (name: string, expr: { key: string; operator: string; values?: string[] }) => {
+    const p = pendingPod(name, '1', '1Gi').build();
+    p.spec.affinity = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [expr] } }] } };
+    return p;
+  };
+  it('a preferred karpenter.sh/nodepool DoesNotExist opts the pod out of Karpenter without an event', () => {
+    const p = preferring('optout-1-kkkkk', { key: 'karpenter.sh/nodepool', operator: 'DoesNotExist' });
+    const x = explainKarpenterPending(p, ctx([p], LATE));
+    expect(x).toMatchObject({ outcome: 'ignored', eligibility: { provisionable: false, silent: true } });
+    expect(x.event).toBeUndefined();
+  });
+  it('a preferred NodePool is required first and relaxed only when no pool fits it', () => {
+    // batch resolves no instance type from this fixture's table: the preference fails, is dropped, and general takes the pod
+    const p = preferring('pref-1-lllll', { key: 'karpenter.sh/nodepool', operator: 'In', values: ['batch'] });
+    const x = explainKarpenterPending(p, ctx([p], LATE));
+    expect(x).toMatchObject({ outcome: 'new-node', chosen: 'general' });
+    expect(x.notes).toContain('Karpenter places the pod only after relaxing: 1 preferred node-affinity term(s) dropped');
+    // a preference for general needs no relaxation
+    const q = preferring('pref-2-mmmmm', { key: 'karpenter.sh/nodepool', operator: 'In', values: ['general'] });
+    expect(explainKarpenterPending(q, ctx([q], LATE)).notes.join(' ')).not.toContain('relaxing');
+  });
+});

@@ -932,9 +932,11 @@ function tryPlanned(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Re
   for (const pc of order) {
     if (untoleratedTaints(pc.taints, pod.spec.tolerations, toleratePNS).length > 0) continue;
     if (compatible(pc.reqs, reqs) !== undefined) continue;
+    const total = addResources(pc.requests, podReqs);
+    // cheap pruning before the per-type check: no type of the claim can hold more cpu or memory than its largest
+    if ((total.cpu ?? 0) > Math.max(0, ...pc.types.map((t) => t.allocatable.cpu ?? 0)) || (total.memory ?? 0) > Math.max(0, ...pc.types.map((t) => t.allocatable.memory ?? 0))) continue;
     const merged = copyRequirements(pc.reqs);
     for (const r of reqs.values()) addRequirement(merged, r);
-    const total = addResources(pc.requests, podReqs);
     const types = pc.types.filter((it) => intersects(it.requirements, merged).length === 0 && fitsResources(addResources(total, pc.overheadOf(it)), it.allocatable));
     if (types.length === 0) continue;
     pc.reqs = merged;

@@ -179,7 +179,9 @@ const nodePools = [
       consolidateAfter: '5m',
       consolidationPolicy: 'WhenEmptyOrUnderutilized',
     },
-    status: { conditions: poolConds(true), nodeClassObservedGeneration: 1, nodes: 3, resources: { cpu: '14', 'ephemeral-storage': '251621316Ki', memory: `${48 * GIB_KI - 990_000}Ki`, nodes: '3', pods: '145' } },
+    // status.resources at 1.6 sums every state node of the pool, the NodeClaim general-x7k2p without a node included
+    // (state/cluster.go:706-745@v1.6.2): its three nodes plus x7k2p's capacity (8 cpu, 80Gi, 32445Mi, 58 pods)
+    status: { conditions: poolConds(true), nodeClassObservedGeneration: 1, nodes: 4, resources: { cpu: '22', 'ephemeral-storage': '335507396Ki', memory: `${48 * GIB_KI - 990_000 + 32445 * 1024}Ki`, nodes: '4', pods: '203' } },
   }),
   nodePool({
     name: 'gpu', created: '2026-11-19T15:30:02Z', weight: 10, nodeClass: 'gpu',
@@ -576,8 +578,9 @@ addDeployment({
 // pools in its order (general 50, gpu 10 not Ready and dropped, batch 0). karpenter scheduling/events.go, nodeclaim.go
 // Every pod is also over batch's cpu limit (32 of 32 used): limits are checked first, so batch's error is the same for all.
 const BATCH_LIMITS = 'all available instance types exceed limits for nodepool (NodePool=batch)';
-// the general pool's template requirements as requirements.String prints them (sorted; template labels included)
-const GENERAL_REQS = 'karpenter.k8s.aws/ec2nodeclass In [default], karpenter.k8s.aws/instance-category In [c m r], karpenter.k8s.aws/instance-generation Exists >5, karpenter.sh/capacity-type In [on-demand spot], karpenter.sh/initialized In [true], karpenter.sh/nodepool In [general], karpenter.sh/registered In [true], kubernetes.io/arch In [amd64], kubernetes.io/os In [linux], shop.example.com/tier In [standard]';
+// the general pool's template requirements as requirements.String prints them at core 1.6.1 (sorted; template labels
+// included; Gt printed as " >5" before v1.9; no karpenter.sh/registered|initialized, which v1.14 added)
+const GENERAL_REQS = 'karpenter.k8s.aws/ec2nodeclass In [default], karpenter.k8s.aws/instance-category In [c m r], karpenter.k8s.aws/instance-generation Exists >5, karpenter.sh/capacity-type In [on-demand spot], karpenter.sh/nodepool In [general], kubernetes.io/arch In [amd64], kubernetes.io/os In [linux], shop.example.com/tier In [standard]';
 const SCHED = (reasons, preemption = '8 Preemption is not helpful for scheduling') =>
   `0/8 nodes are available: ${reasons}. preemption: 0/8 nodes are available: ${preemption}.`;
 // 1. a custom label no NodePool defines
@@ -610,7 +613,8 @@ addDeployment({
   pending: [{
     created: '2026-11-24T13:05:02Z',
     scheduler: SCHED("8 node(s) didn't match Pod's node affinity/selector"),
-    karpenter: `Failed to schedule pod, no instance type met the scheduling requirements or had enough resources or had a required offering, requirements=${GENERAL_REQS}, topology.kubernetes.io/zone In [us-east-1c], resources={"cpu":"1155m","memory":"2168Mi","pods":"4"}; ${BATCH_LIMITS}`,
+    // before v1.14 "enough resources" ignores offerings (nodeclaim.go:396,447-449@v1.6.2): types fit, none is offered in us-east-1c
+    karpenter: `Failed to schedule pod, no instance type met the scheduling requirements or had a required offering, requirements=${GENERAL_REQS}, topology.kubernetes.io/zone In [us-east-1c], resources={"cpu":"1155m","memory":"2168Mi","pods":"4"}; ${BATCH_LIMITS}`,
   }],
 });
 // 4. batch executors beyond the pool's cpu limit
@@ -664,9 +668,10 @@ events.push(event({ ns: 'default', involved: { apiVersion: 'karpenter.sh/v1', ki
 // disruption events on the nodes Karpenter would consolidate
 const nodeRef = (key) => ({ apiVersion: 'v1', kind: 'Node', name: nn(key), uid: nodeByKey.get(key).metadata.uid });
 events.push(event({ ns: 'default', involved: nodeRef('general-a'), reason: 'DisruptionBlocked', type: 'Normal', source: 'karpenter',
-  message: `Pod "checkout/${pods.find((p) => p.metadata.name.startsWith('schema-migrator-')).metadata.name}" has "karpenter.sh/do-not-disrupt" annotation`, first: '2026-11-24T06:47:00Z', last: addS(NOW, -120), count: 87, label: 'dnd' }));
+  // statenode.go:239-241@v1.6.2 as events.go Blocked publishes it (capitalised); the `Pod "ns/name" has …` form is v1.4's
+  message: `Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=checkout/${pods.find((p) => p.metadata.name.startsWith('schema-migrator-')).metadata.name})`, first: '2026-11-24T06:47:00Z', last: addS(NOW, -120), count: 87, label: 'dnd' }));
 events.push(event({ ns: 'default', involved: nodeRef('batch-2'), reason: 'DisruptionBlocked', type: 'Normal', source: 'karpenter',
-  message: 'Node is blocked from disruption: disruption is blocked through the "karpenter.sh/do-not-disrupt" annotation', first: '2026-11-24T11:16:00Z', last: addS(NOW, -120), count: 33, label: 'dndn' }));
+  message: 'Disruption is blocked through the "karpenter.sh/do-not-disrupt" annotation', first: '2026-11-24T11:16:00Z', last: addS(NOW, -120), count: 33, label: 'dndn' }));
 
 // ---------------------------------------------------------------------------------------------------------------
 // the Karpenter-only variant: every trace of CA removed, as `kubectl get` prints the cluster once CA is uninstalled

@@ -22,7 +22,8 @@ export default defineCheck({
   run(ctx) {
     if (!karpenterGate(ctx, ['nodeClaims'])) return;
     const now = ctx.analysis.now;
-    for (const c of stuckNodeClaims(karpenterInputs(ctx.analysis).nodeClaims, undefined, now)) {
+    const k = karpenterInputs(ctx.analysis);
+    for (const c of stuckNodeClaims(k.nodeClaims, undefined, now, k.settings?.version)) {
       // a node initializing for a minute is normal; only a long wait is a finding
       if (c.stage === 'initialization' && c.ageMs < REGISTRATION_TTL_MS) continue;
       if (c.stage !== 'initialization' && c.ageMs < 60_000) continue;
@@ -34,7 +35,7 @@ export default defineCheck({
           name: c.name,
           pool: c.nodePool,
           what: STAGE_WORD[c.stage].replace('{age}', `${min}m`),
-          ttl: c.boundMs !== undefined ? (c.overdue ? `, past Karpenter's ${Math.round(c.boundMs / 60_000)}m timeout` : `; Karpenter deletes it ${Math.round(c.boundMs / 60_000)}m after launch (${Math.max(0, Math.round((c.boundMs - c.ageMs) / 60_000))}m left) and launches another`) : '',
+          ttl: c.boundMs !== undefined ? (c.overdue ? `, past Karpenter's ${Math.round(c.boundMs / 60_000)}m timeout` : `; Karpenter deletes it ${Math.round(c.boundMs / 60_000)}m after it was created (${Math.max(0, Math.round((c.boundMs - c.ageMs) / 60_000))}m left) and launches another`) : '',
         },
         subject: { kind: 'NodeClaim', name: c.name },
         ...(c.overdue ? { severity: 'error' as const } : {}),

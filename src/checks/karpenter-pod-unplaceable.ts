@@ -24,7 +24,8 @@ export default defineCheck({
     if (!karpenterGate(ctx, ['nodePools', 'ec2NodeClasses'])) return;
     for (const { p, v } of karpenterPendingViews(ctx.analysis, pendingAnalyses(ctx.analysis))) {
       const x = v.explanation;
-      if (!x.eligibility.provisionable || x.chosen || v.routing.route === 'ca' || v.routing.route === 'both') continue;
+      // capacity Karpenter already has takes it, or its verdict is not evaluated (topology): not "unplaceable"
+      if (!x.eligibility.provisionable || x.chosen || x.outcome === 'in-flight' || x.outcome === 'not-evaluated' || v.routing.route === 'ca' || v.routing.route === 'both') continue;
       if (x.pools.some((pl) => pl.error && CUSTOM_LABEL.test(pl.error))) continue;
       const pools = x.pools.map((pl) =>
         pl.verdict === 'not-evaluated'

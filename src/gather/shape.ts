@@ -109,7 +109,11 @@ const podSpecWith = (container: Shape, configMapVolumes = false) => obj({
   nodeName: S,
   nodeSelector: stringMap,
   affinity: obj({
-    nodeAffinity: obj({ requiredDuringSchedulingIgnoredDuringExecution: nodeSelector }),
+    // preferred terms are kept for Karpenter, which requires the heaviest one first and relaxes it on failure (preferences.go)
+    nodeAffinity: obj({
+      requiredDuringSchedulingIgnoredDuringExecution: nodeSelector,
+      preferredDuringSchedulingIgnoredDuringExecution: arr(obj({ weight: N, preference: obj({ matchExpressions: arr(requirement), matchFields: arr(requirement) }) })),
+    }),
     podAffinity,
     podAntiAffinity: podAffinity,
   }),

@@ -144,7 +144,7 @@ export function routeDetail(v: KarpenterPodView): string {
     case 'both':
       return `CA node group(s) ${groups} and NodePool(s) ${pools} can each take it, so both may add a node for it (one is wasted); give the pod a karpenter.sh/nodepool DoesNotExist affinity, or a selector only one autoscaler's nodes carry`;
     case 'karpenter':
-      return `NodePool ${v.explanation.chosen ?? pools} would launch a node${!r.caPresent ? '' : r.caConsiders ? '; no CA node group fits it' : r.caIgnores ? `; CA ignores it: ${r.caIgnores}` : ''}`;
+      return `${v.explanation.inFlight ? `no new node: it fits ${v.explanation.inFlight.kind === 'node' ? 'node' : 'NodeClaim'} ${v.explanation.inFlight.name}, which Karpenter already has` : `NodePool ${v.explanation.chosen ?? pools} would launch a node`}${!r.caPresent ? '' : r.caConsiders ? '; no CA node group fits it' : r.caIgnores ? `; CA ignores it: ${r.caIgnores}` : ''}`;
     case 'ca':
       return `CA node group(s) ${groups}${r.karpenterIgnores ? '' : '; no NodePool fits it'}`;
     case 'neither':
@@ -192,6 +192,9 @@ export function karpenterPodJson(v: KarpenterPodView): Record<string, unknown> {
     ...(r.karpenterIgnores ? { ignored: { reason: r.karpenterIgnores.id, text: r.karpenterIgnores.text, emitsEvent: r.karpenterIgnores.emitsEvent } } : {}),
     caGroupsFitting: r.caGroupsFitting,
     nodePoolsFitting: r.nodePoolsFitting,
+    outcome: x.outcome,
+    ...(x.notEvaluated ? { notEvaluated: x.notEvaluated } : {}),
+    ...(x.inFlight ? { inFlight: x.inFlight } : {}),
     ...(x.chosen ? { chosen: x.chosen } : {}),
     ...(x.event ? { event: x.event } : {}),
     ...(x.legacyEvent ? { legacyEvent: x.legacyEvent } : {}),

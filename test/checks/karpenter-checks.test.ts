@@ -11,6 +11,8 @@ import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
 import { isPendingCandidate } from '../../src/model/k8s.js';
 import { STATIC_TYPES } from './harness.js';
+import { karpenterDisruptionContext } from '../../src/checks/lib/karpenter.js';
+import { karpenterDisruptionReport } from '../../src/simulate/providers/karpenter/disruption.js';
 
 const EXAMPLE = join(import.meta.dirname, '..', '..', 'examples', 'karpenter');
 const NOW = new Date('2026-11-24T14:00:00Z');
@@ -93,7 +95,7 @@ describe('karpenter-nodeclaim-not-registered', () => {
   it('fires for general-x7k2p, launched 13m ago, with the minutes left of the 15m TTL', () => {
     const f = fired(raw(), 'karpenter-nodeclaim-not-registered');
     expect(f.map((x) => [x.subject.name, x.severity])).toEqual([['general-x7k2p', 'warning']]);
-    expect(f[0].message).toBe('NodeClaim general-x7k2p of NodePool general launched 13m ago, but its Node never registered; Karpenter deletes it 15m after launch (2m left) and launches another.');
+    expect(f[0].message).toBe('NodeClaim general-x7k2p of NodePool general launched 13m ago, but its Node never registered; Karpenter deletes it 15m after it was created (2m left) and launches another.');
   });
 
   it('is an error once past the registration timeout', () => {
@@ -117,6 +119,25 @@ describe('karpenter-nodepool-limits-exhausted', () => {
     expect(f[0].message).toContain('analytics/spark-exec-adhoc-');
     // the pod selecting a label batch does not define is not one batch could take
     expect(f[0].message).not.toContain('search-indexer');
+  });
+
+  it('names only the pods raising the limit would place, with the value, and the others with what still stops them (issue 24 item 4)', () => {
+    const f = fired(raw(), 'karpenter-nodepool-limits-exhausted')[0];
+    // spark (7 cpu) needs an 8-vCPU type: 32 used + 8; fraud-scorer is pinned to us-east-1c, embedder needs a GPU
+    expect(f.message).toMatch(/the limit is what stops 1 Pending pod\(s\), which the pool would otherwise take \(analytics\/spark-exec-adhoc-\S+\); raise limits\.cpu to at least 40, or free capacity\.$/);
+    expect(f.message).not.toContain('fraud-scorer');
+    expect(f.message).not.toContain('embedder');
+    const others = f.evidence.filter((e) => e.source.startsWith('Pod ')).map((e) => `${e.source} ${e.observed}`);
+    expect(others.find((o) => o.includes('fraud-scorer'))).toContain('would still reject it at instance types: no instance type met the scheduling requirements or had a required offering');
+    expect(others.find((o) => o.includes('embedder'))).toContain('would still reject it at instance types: no instance type has enough resources');
+    expect(f.remediation).toContain(`kubectl patch nodepool batch --type merge -p '{"spec":{"limits":{"cpu":"40"}}}'`);
+  });
+
+  it('does not fire when raising the limit would place none of the pods', () => {
+    const r = raw((x) => {
+      x.pods = x.pods.filter((p) => !p.metadata.name?.startsWith('spark-exec-adhoc-'));
+    });
+    expect(fired(r, 'karpenter-nodepool-limits-exhausted')).toEqual([]);
   });
 
   it('does not fire when batch has room', () => {
@@ -162,7 +183,8 @@ describe('karpenter-node-disruption-blocked', () => {
     const f = fired(raw(), 'karpenter-node-disruption-blocked', 'scale-down-blockers');
     const byNode = Object.fromEntries(f.map((x) => [x.subject.name, x.message]));
     expect(byNode['ip-10-20-11-66.ec2.internal']).toBe('Node ip-10-20-11-66.ec2.internal of NodePool batch stays: disruption is blocked through the "karpenter.sh/do-not-disrupt" annotation.');
-    expect(byNode['ip-10-20-11-203.ec2.internal']).toContain('pdb prevents pod evictions (PodDisruptionBudget=[checkout/payments-api])');
+    // the example runs Karpenter 1.6.2 (core 1.6.1): one PDB, no brackets (statenode.go:247@v1.6.2); the list form is v1.7+
+    expect(byNode['ip-10-20-11-203.ec2.internal']).toContain('pdb prevents pod evictions (PodDisruptionBudget=checkout/payments-api)');
   });
 
   it('does not fire for the node once its annotation is gone', () => {
@@ -178,7 +200,24 @@ describe('karpenter-budget-blocks-disruption', () => {
   it('fires at 14:00 on a Tuesday, inside the business-hours window of the general pool', () => {
     const f = fired(raw(), 'karpenter-budget-blocks-disruption', 'scale-down-blockers');
     expect(f.map((x) => x.subject.name)).toEqual(['general']);
-    expect(f[0].message).toBe('NodePool general allows 0 Underutilized disruptions now (active since 2026-11-24T09:00:00Z until 2026-11-24T17:00:00Z); Karpenter keeps 3 node(s) it would otherwise consolidate.');
+    // only ip-10-20-12-77 is a candidate: 141 (do-not-disrupt pod) and 203 (PDB) never reach the budget (helpers.go:225-273@v1.6.2)
+    expect(f[0].message).toBe('NodePool general allows 0 Underutilized disruptions now (active since 2026-11-24T09:00:00Z until 2026-11-24T17:00:00Z); Karpenter keeps 1 node(s) it would otherwise consolidate.');
+    expect(f[0].evidence.find((e) => e.source === 'nodes held')?.observed).toBe('ip-10-20-12-77.ec2.internal');
+  });
+
+  it('publishes one event per node, for the first blocker only, and no budget or spot-to-spot on nodes that are no candidates', () => {
+    const a = new Analysis(raw(), { now: NOW, staticInstanceTypes: STATIC_TYPES });
+    const byNode = new Map(karpenterDisruptionReport(karpenterDisruptionContext(a)).map((d) => [d.node ?? d.nodeClaim, d]));
+    const n141 = byNode.get('ip-10-20-11-141.ec2.internal')!;
+    expect(n141.candidate).toBe(false);
+    expect(n141.blockers.filter((b) => b.event).map((b) => b.event?.message)).toEqual([expect.stringMatching(/^Pod has "karpenter\.sh\/do-not-disrupt" annotation \(Pod=checkout\/schema-migrator-/)]);
+    expect(n141.blockers.map((b) => b.id)).not.toContain('budget');
+    const n203 = byNode.get('ip-10-20-11-203.ec2.internal')!;
+    expect(n203.blockers.map((b) => b.id)).not.toContain('budget');
+    expect(n203.blockers.map((b) => b.id)).not.toContain('spot-to-spot-disabled');
+    // batch (WhenEmpty) nodes never reach the consolidation simulation that prints the spot-to-spot text
+    expect(byNode.get('ip-10-20-12-19.ec2.internal')!.blockers.map((b) => b.id)).not.toContain('spot-to-spot-disabled');
+    expect(byNode.get('ip-10-20-12-77.ec2.internal')!.blockers.map((b) => b.id)).toContain('budget');
   });
 
   it('does not fire after the window closes at 17:00 UTC', () => {

@@ -115,3 +115,14 @@ describe('the offline loader fits dumps to the API types', () => {
     ]);
   });
 });
+
+describe('preferred node affinity (Karpenter requires the heaviest preferred term first: requirements.go:95-101@v1.6.2)', () => {
+  it('survives the why-pending projection, with its weight and expressions', () => {
+    const preferred = [{ weight: 100, preference: { matchExpressions: [{ key: 'karpenter.sh/nodepool', operator: 'DoesNotExist' }] } }];
+    const p = pod('api-0', { containers: [{ name: 'api', image: 'api:1' }], affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: preferred } } });
+    const problems: string[] = [];
+    const out = fitToShape('pods', structuredClone(p), problems, '', true, 'why-pending') as unknown as Pod;
+    expect(problems).toEqual([]);
+    expect(out.spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution).toEqual(preferred);
+  });
+});

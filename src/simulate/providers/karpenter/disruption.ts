@@ -28,6 +28,7 @@ import { tolerationsTolerateTaint } from '../../predicates/taint-toleration.js';
 import { nodePoolBudgetState, type KarpenterDisruptionReason, type PoolBudgetState } from './budgets.js';
 import { podKey } from '../../predicates/status.js';
 import { ownedBy } from './requirements.js';
+import { karpenterHas } from './versions.js';
 
 export type KarpenterDisruptionMethod = 'emptiness' | 'drift' | 'consolidation' | 'expiration';
 
@@ -131,16 +132,6 @@ const DEFAULT_EXPIRE_AFTER = '720h'; // nodeclaim.go:78 / nodepool.go:264 +kubeb
 const DEFAULT_BATCH_MAX_DURATION_MS = 10_000; // options.go:135
 
 // ------------------------------------------------------------------------------------------------ small helpers
-
-/** version >= min for "1.12.0"-style versions ("v" prefix and pre-release suffixes allowed); true when unknown. */
-export function karpenterAtLeast(version: string | undefined, min: string): boolean {
-  const parse = (v: string) => /^v?(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number);
-  const a = version ? parse(version) : undefined;
-  const b = parse(min)!;
-  if (!a) return true;
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
-  return true;
-}
 
 function cond(conditions: readonly KarpenterCondition[] | undefined, type: string): KarpenterCondition | undefined {
   return conditions?.find((c) => c.type === type);
@@ -563,7 +554,8 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
   // types.go:189-198: drift is "eventual"; with terminationGracePeriod set, pod blockers do not stop it
   const podBlocks: KarpenterDisruptionMethod[] = tgp ? ['emptiness', 'consolidation'] : GRACEFUL;
   const podTgpNote = tgp ? ` Drift still proceeds: the NodeClaim has terminationGracePeriod ${tgp}, after which pods are deleted anyway.` : '';
-  const durations = karpenterAtLeast(ctx.settings?.version, '1.12.0');
+  const version = ctx.settings?.version;
+  const durations = karpenterHas(version, 'do-not-disrupt-duration');
   for (const p of pods) {
     if (!isActive(p)) continue; // IsDisruptable: non-active pods never block
     const dnd = podDoNotDisrupt(p, ctx.now, durations);
@@ -604,6 +596,30 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
       (b) => (b.metadata.namespace ?? 'default') === (p.metadata.namespace ?? 'default') && compileLabelSelector(b.spec?.selector).matches(p.metadata.labels),
     );
     const keys = matching.map((b) => `${b.metadata.namespace ?? 'default'}/${b.metadata.name}`);
+    if (!karpenterHas(version, 'pdb-list')) {
+      // pdb.go:85-118@v1.6.2 isEvictable: the PDBs in list order, the first matching one decides; the text names one PDB
+      // without brackets (statenode.go:247@v1.6.2); several PDBs are not refused before v1.7
+      for (const [i, pb] of matching.entries()) {
+        if (pb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' && (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'False')) break;
+        if ((pb.status?.disruptionsAllowed ?? 0) !== 0) continue;
+        const text = `pdb prevents pod evictions (PodDisruptionBudget=${keys[i]})`;
+        blocked({
+          id: 'pdb-blocks-eviction',
+          blocks: podBlocks,
+          karpenterText: text,
+          event: candidateEvent(text),
+          explanation: `PodDisruptionBudget ${keys[i]} allows 0 disruptions now (currentHealthy ${pb.status?.currentHealthy ?? '?'}, desiredHealthy ${pb.status?.desiredHealthy ?? '?'}, expectedPods ${pb.status?.expectedPods ?? '?'}) and covers pod ${podKey(p)}.${matching.length > 1 ? ` The pod is under ${matching.length} PDBs (${keys.join(', ')}); this Karpenter does not refuse that, but the eviction API will, so a drain of the node would stall.` : ''}${podTgpNote}`,
+          values: { pod: podKey(p), pdb: keys[i], disruptionsAllowed: 0, minAvailable: pb.spec?.minAvailable ?? null, maxUnavailable: pb.spec?.maxUnavailable ?? null },
+          fix: 'Add replicas or relax minAvailable/maxUnavailable so the PDB allows at least one disruption; set terminationGracePeriod on the NodePool to bound how long drift/expiry wait.',
+          source: 'pkg/controllers/state/statenode.go:247@v1.6.2; pkg/utils/pdb/pdb.go:85-118@v1.6.2',
+        });
+        break;
+      }
+      if (matching.length > 1 && !blockers.some((x) => x.id === 'pdb-blocks-eviction' && x.values.pod === podKey(p))) {
+        notes.push(`Pod ${podKey(p)} is under ${matching.length} PodDisruptionBudgets (${keys.join(', ')}): Karpenter ${version} does not check that (the check arrived in v1.7.0), so the node can be chosen and its drain then stalls, because the eviction API refuses pods under several PDBs.`);
+      }
+      continue;
+    }
     if (matching.length > 1) {
       // the eviction API refuses pods under several PDBs whatever they allow (pdb.go:99-105)
       const text = `eviction does not support multiple PDBs (PodDisruptionBudget(s)=[${keys.join(' ')}])`;
@@ -612,7 +628,7 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
         blocks: podBlocks,
         karpenterText: text,
         event: candidateEvent(text),
-        explanation: `Pod ${podKey(p)} is selected by ${matching.length} PodDisruptionBudgets (${keys.join(', ')}); the Kubernetes eviction API rejects such pods, so Karpenter never tries.${podTgpNote}`,
+        explanation: `Pod ${podKey(p)} is selected by ${matching.length} PodDisruptionBudgets (${keys.join(', ')}); the Kubernetes eviction API rejects such pods, so Karpenter (v1.7+) never tries.${podTgpNote}`,
         values: { pod: podKey(p), pdbs: keys.join(', ') },
         fix: 'Make the PDB selectors disjoint so each pod is covered by at most one PodDisruptionBudget.',
         source: 'pkg/controllers/state/statenode.go:257-258; pkg/utils/pdb/pdb.go:99-105',
@@ -647,9 +663,18 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
   }
 
   const candidateBlocked = blockers.length > 0;
+  // types.go:81-107@v1.6.2 NewCandidate stops at the first failing check and publishes one DisruptionBlocked event for it
+  // (statenode.go:202-250): the later blockers hold too, but Karpenter says nothing of them
+  for (const b of blockers.slice(1)) {
+    if (!b.event) continue;
+    delete b.event;
+    b.explanation += ` Karpenter publishes no event for this: it reports only the first blocker it finds ("${blockers[0].karpenterText ?? blockers[0].id}").`;
+  }
+  const candidateCount = blockers.length;
   const reschedulable = pods.filter(isReschedulable);
   const rescheduleCost = 1 + reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 0);
-  const empty = rescheduleCost <= 1; // types.go:156-158 IsEmpty
+  // types.go:156-158@v1.14.1 IsEmpty by eviction cost; before v1.14 no reschedulable pod at all (emptiness.go:48@v1.6.2)
+  const empty = karpenterHas(version, 'emptiness-by-cost') ? rescheduleCost <= 1 : reschedulable.length === 0;
   const budgetState = idx.budgets.get(poolName);
   const disruption = np.spec.disruption ?? {};
   const staticPool = typeof np.spec.replicas === 'number';
@@ -726,8 +751,10 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
       source: 'pkg/controllers/disruption/consolidation.go:122-125; emptiness.go:47-50',
     });
   }
-  if (!staticPool && !empty && consolidateAfter.ms !== null && policy === 'WhenEmpty') {
-    const text = `NodePool "${poolName}" has consolidation policy WhenEmpty, but node is not empty`;
+  // consolidation.go:131-133@v1.14.1; before v1.14 "has non-empty consolidation disabled", for empty nodes too (:114-116@v1.6.2)
+  const whenEmptyV14 = karpenterHas(version, 'when-empty-text');
+  if (!staticPool && (!empty || !whenEmptyV14) && consolidateAfter.ms !== null && policy === 'WhenEmpty') {
+    const text = whenEmptyV14 ? `NodePool "${poolName}" has consolidation policy WhenEmpty, but node is not empty` : `NodePool "${poolName}" has non-empty consolidation disabled`;
     blocked({
       id: 'when-empty-not-empty',
       blocks: ['consolidation'],
@@ -767,17 +794,22 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
     });
   }
 
+  // a node that is no candidate never reaches the methods' filters (ShouldDisrupt): Karpenter publishes nothing for them
+  if (candidateBlocked) for (const b of blockers.slice(candidateCount)) delete b.event;
   // ---- budgets per reason (helpers.go:262-313), only for the methods that concern this node
   const applicable: Record<Exclude<KarpenterDisruptionMethod, 'expiration'>, boolean> = {
     emptiness: empty,
     drift: drifted,
     consolidation: !empty,
   };
-  if (budgetState) {
+  // budgets hold back candidates that a method's filter kept (controller.go disrupt: GetCandidates with ShouldDisrupt,
+  // then the budget mapping): not a node that is no candidate, nor a method something else already blocks
+  const alreadyBlocked = (m: KarpenterDisruptionMethod): boolean => blockers.some((b) => !b.partial && b.blocks.includes(m));
+  if (budgetState && !candidateBlocked) {
     for (const method of ['emptiness', 'drift', 'consolidation'] as const) {
       const reason = METHOD_REASON[method];
       const rb = budgetState.byReason[reason];
-      if (!applicable[method] || rb.remaining > 0) continue;
+      if (!applicable[method] || rb.remaining > 0 || alreadyBlocked(method)) continue;
       const limiting = rb.limiting.map((i) => rb.budgets[i]);
       const describe = limiting
         .map((e) => {
@@ -817,12 +849,15 @@ export function karpenterDisruptionBlockers(target: Node | NodeClaim, ctx: Karpe
 
   // ---- spot-to-spot (consolidation.go:212-214,263-268): replacing a spot node needs the feature gate
   const gates = { ...DEFAULT_KARPENTER_FEATURE_GATES, ...ctx.settings?.featureGates };
-  if (!staticPool && !empty && sn.labels[CAPACITY_TYPE_LABEL] === CAPACITY_TYPE_SPOT && !gates.SpotToSpotConsolidation) {
+  // the text comes only after a consolidation simulation chose a single spot replacement (consolidation.go:188-190,234-242@v1.6.2):
+  // a candidate whose consolidation nothing else blocks; whether the simulation picks a spot replacement is not known offline
+  if (!candidateBlocked && !alreadyBlocked('consolidation') && !staticPool && !empty && sn.labels[CAPACITY_TYPE_LABEL] === CAPACITY_TYPE_SPOT && !gates.SpotToSpotConsolidation) {
     const text = "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node";
     blocked({
       id: 'spot-to-spot-disabled',
       blocks: ['consolidation'],
       partial: true,
+      certainty: 'inferred',
       karpenterText: text,
       event: unconsolidatable(text),
       explanation: 'The node is spot and the SpotToSpotConsolidation feature gate is off: consolidation can still delete it when its pods fit elsewhere, but never replace it with a cheaper spot node.',

@@ -210,17 +210,18 @@ export function karpenterNodeModel(
     ...parseMap(kubelet.kubeReserved, notes, 'kubelet.kubeReserved'),
   };
   const systemReserved = parseMap(kubelet.systemReserved, notes, 'kubelet.systemReserved');
-  // types.go evictionThreshold: memory.available 100Mi, nodefs.available 10% unless evictionHard overrides (evictionSoft never counts)
+  // types.go evictionThreshold (:524-545@aws v1.6.2): memory.available 100Mi, nodefs.available 10%, replaced by the larger of
+  // evictionHard and evictionSoft for each signal; evictionSoft counts on every AMI family but Bottlerocket (EvictionSoftEnabled)
   const evictionThreshold: Resources = { memory: 100 * MI, 'ephemeral-storage': Math.ceil((storage / 100) * 10) };
-  const hard = kubelet.evictionHard ?? {};
-  if (hard['memory.available'] !== undefined) {
-    const v = evictionSignal(memory, hard['memory.available']);
-    if (v !== undefined) evictionThreshold.memory = v;
+  const signals = [kubelet.evictionHard, family === 'Bottlerocket' ? undefined : kubelet.evictionSoft].filter((m): m is Record<string, string> => !!m);
+  const override: Resources = {};
+  for (const m of signals) {
+    const mem = m['memory.available'] !== undefined ? evictionSignal(memory, m['memory.available']) : undefined;
+    if (mem !== undefined) override.memory = Math.max(override.memory ?? 0, mem);
+    const fs = m['nodefs.available'] !== undefined ? evictionSignal(storage, m['nodefs.available']) : undefined;
+    if (fs !== undefined) override['ephemeral-storage'] = Math.max(override['ephemeral-storage'] ?? 0, fs);
   }
-  if (hard['nodefs.available'] !== undefined) {
-    const v = evictionSignal(storage, hard['nodefs.available']);
-    if (v !== undefined) evictionThreshold['ephemeral-storage'] = v;
-  }
+  Object.assign(evictionThreshold, override);
   // cloudprovider/types.go computeAllocatable: capacity - (kubeReserved + systemReserved + evictionThreshold), keys of capacity only
   const total: Resources = {};
   for (const part of [kubeReserved, systemReserved, evictionThreshold]) for (const [k, v] of Object.entries(part)) total[k] = (total[k] ?? 0) + v;

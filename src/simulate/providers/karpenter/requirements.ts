@@ -2,6 +2,7 @@
 // the placement funnel to reproduce its checks and its error texts. Pure.
 import type { NodeSelectorRequirement, Pod } from '../../../model/k8s.js';
 import type { NodeSelectorRequirementWithMinValues } from '../../../model/karpenter.js';
+import { karpenterHas, type KarpenterRule } from './versions.js';
 
 export interface KRequirement {
   key: string;
@@ -55,6 +56,29 @@ export const WELL_KNOWN_LABELS: ReadonlySet<string> = new Set([
   'karpenter.k8s.aws/placement-group-id',
   'karpenter.k8s.aws/placement-group-partition',
 ]);
+
+// the AWS labels that became well-known after v1.6 (versions.ts); before, they are restricted like the rest of their domain
+const LATER_WELL_KNOWN: ReadonlyArray<[KarpenterRule, string[]]> = [
+  ['wellknown-instance-capability-flex', ['karpenter.k8s.aws/instance-capability-flex']],
+  ['wellknown-instance-tenancy', ['karpenter.k8s.aws/instance-tenancy']],
+  ['wellknown-capacity-reservation-interruptible', ['karpenter.k8s.aws/capacity-reservation-interruptible']],
+  ['wellknown-placement-group', ['karpenter.k8s.aws/placement-group-id', 'karpenter.k8s.aws/placement-group-partition']],
+  ['wellknown-nitro-sandbox', ['karpenter.k8s.aws/nitro-sandbox']],
+];
+
+const wellKnownByVersion = new Map<string, ReadonlySet<string>>();
+
+/** WellKnownLabels of the input's Karpenter (AWS provider version); the newest set when the version is unknown. */
+export function wellKnownLabelsFor(version: string | undefined): ReadonlySet<string> {
+  const key = version ?? '';
+  const hit = wellKnownByVersion.get(key);
+  if (hit) return hit;
+  const drop = new Set<string>();
+  for (const [rule, keys] of LATER_WELL_KNOWN) if (!karpenterHas(version, rule)) for (const k of keys) drop.add(k);
+  const out = drop.size === 0 ? WELL_KNOWN_LABELS : new Set([...WELL_KNOWN_LABELS].filter((k) => !drop.has(k)));
+  wellKnownByVersion.set(key, out);
+  return out;
+}
 
 /** Hidden from Requirements.String() (labels.go RestrictedLabels). */
 const RESTRICTED_LABELS = new Set(['kubernetes.io/hostname']);
@@ -164,17 +188,26 @@ export function requirementHas(r: KRequirement, value: string): boolean {
 
 // Karpenter before v1.9.0 kept Gt/Lt and printed " >5" / " <9"; v1.9.0 canonicalised them to Gte/Lte (" >=6").
 let legacyBounds = false;
+// the well-known labels of the Karpenter being explained (compatible()'s default)
+let activeWellKnown: ReadonlySet<string> = WELL_KNOWN_LABELS;
 
-/** Runs fn with requirement texts printed as the given Karpenter version prints them (undefined: the newest). */
+/** Runs fn with requirement texts and well-known labels as the given Karpenter version has them (undefined: the newest). */
 export function withKarpenterTextVersion<T>(version: string | undefined, fn: () => T): T {
   const before = legacyBounds;
-  const m = /^v?(\d+)\.(\d+)/.exec(version ?? '');
-  legacyBounds = m !== null && (Number(m[1]) < 1 || (Number(m[1]) === 1 && Number(m[2]) < 9));
+  const beforeWk = activeWellKnown;
+  legacyBounds = !karpenterHas(version, 'requirement-bounds-gte');
+  activeWellKnown = wellKnownLabelsFor(version);
   try {
     return fn();
   } finally {
     legacyBounds = before;
+    activeWellKnown = beforeWk;
   }
+}
+
+/** The well-known labels in force (those of the version withKarpenterTextVersion runs under). */
+export function activeWellKnownLabels(): ReadonlySet<string> {
+  return activeWellKnown;
 }
 
 /** requirement.go String: "key In [a b]" (Go's %s of a sorted []string), at most five values then "and N others". */
@@ -286,7 +319,7 @@ export function intersects(existing: KRequirements, incoming: KRequirements): st
 export function compatible(
   existing: KRequirements,
   incoming: KRequirements,
-  allowUndefined: ReadonlySet<string> = WELL_KNOWN_LABELS,
+  allowUndefined: ReadonlySet<string> = activeWellKnown,
 ): string | undefined {
   for (const key of incoming.keys()) {
     if (allowUndefined.has(key)) continue;

@@ -100,11 +100,14 @@ describe('Karpenter allocatable (types.go NewInstanceType, cloudprovider/types.g
     expect(m.allocatable.memory).toBe((15155 - 893 - 300 - 100) * MI);
   });
 
-  it('evictionHard memory.available as a percentage is taken of the memory capacity; evictionSoft never counts', () => {
+  it('evictionHard memory.available as a percentage is taken of the memory capacity; a larger evictionSoft wins', () => {
+    const hardOnly = karpenterNodeModel(info('m5.xlarge'), { nodeClass: withClass('al2023@latest', { evictionHard: { 'memory.available': '5%' } }) });
+    expect(hardOnly.overhead.evictionThreshold.memory).toBe(Math.ceil(15155 * MI * 0.05));
     const m = karpenterNodeModel(info('m5.xlarge'), {
       nodeClass: withClass('al2023@latest', { evictionHard: { 'memory.available': '5%' }, evictionSoft: { 'memory.available': '2Gi' } }),
     });
-    expect(m.overhead.evictionThreshold.memory).toBe(Math.ceil(15155 * MI * 0.05));
+    // resources.MaxResources over the signals (instancetype/types.go:538-543@aws v1.6.2)
+    expect(m.overhead.evictionThreshold.memory).toBe(2 * 1024 * MI);
   });
 
   it('evictionHard nodefs.available of 100% disables the storage threshold', () => {
@@ -183,5 +186,21 @@ describe('Karpenter offerings (offering/base_resolver.go, types.go computeRequir
     expect(m5.offerings.filter((o) => o.capacityType === 'reserved')).toEqual([
       { capacityType: 'reserved', zone: 'eu-west-1b', reservationID: 'cr-0a1b2c3d4e5f60718', available: true },
     ]);
+  });
+});
+
+describe('eviction threshold with kubelet.evictionSoft (instancetype/types.go:524-545@aws v1.6.2)', () => {
+  const soft = (alias: string): EC2NodeClass => {
+    const c = withClass(alias);
+    return { ...c, spec: { ...c.spec, kubelet: { evictionSoft: { 'memory.available': '2Gi' } } } } as EC2NodeClass;
+  };
+  it('takes the larger of evictionHard and evictionSoft on AL2023: 2Gi instead of 100Mi, about 1.9Gi less allocatable', () => {
+    const base = karpenterNodeModel(info('m5.xlarge'), { nodeClass: withClass('al2023@latest') });
+    const m = karpenterNodeModel(info('m5.xlarge'), { nodeClass: soft('al2023@latest') });
+    expect(m.overhead.evictionThreshold.memory).toBe(2 * 1024 ** 3);
+    expect((base.allocatable.memory ?? 0) - (m.allocatable.memory ?? 0)).toBe(2 * 1024 ** 3 - 100 * 1024 ** 2);
+  });
+  it('ignores evictionSoft on Bottlerocket (EvictionSoftEnabled false, bottlerocket.go:120@aws v1.6.2)', () => {
+    expect(karpenterNodeModel(info('m5.xlarge'), { nodeClass: soft('bottlerocket@latest') }).overhead.evictionThreshold.memory).toBe(100 * 1024 ** 2);
   });
 });

@@ -275,10 +275,11 @@ describe('pod-wide outcomes (provisioner.go Schedule, scheduler.go add)', () => 
     expect(x.chosen).toBeUndefined();
   });
 
-  it('a DoNotSchedule topology spread is flagged as not evaluated rather than silently ignored', () => {
+  it('a DoNotSchedule topology spread makes the verdict "not evaluated" rather than a guessed fit', () => {
     const x = explainKarpenterPending(pending().withTopologySpread({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: { app: 'checkout' } } }).build(), ctx());
-    expect(x.notes.join(' ')).toContain('topology spread / pod (anti-)affinity is not evaluated');
-    expect(x.pools.find((p) => p.nodePool === 'general')?.notes).toContain('topology spread / pod (anti-)affinity not evaluated');
+    expect(x).toMatchObject({ outcome: 'not-evaluated', notEvaluated: expect.stringContaining('topology spread on topology.kubernetes.io/zone') });
+    expect(x.chosen).toBeUndefined();
+    expect(x.pools.find((p) => p.nodePool === 'general')).toMatchObject({ verdict: 'not-evaluated', stage: 'topology', chosen: false });
   });
 });
 

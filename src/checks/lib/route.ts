@@ -43,6 +43,11 @@ export function karpenterVerdict(a: Analysis, v: KarpenterPodView): AutoscalerVe
   const r = v.routing;
   if (r.karpenterIgnores) return { verdict: 'ignored', summary: `Karpenter ignores it: ${r.karpenterIgnores.text}` };
   if (!x.eligibility.provisionable) return { verdict: 'ignored', summary: `Karpenter does not provision for it: ${x.eligibility.reason ?? 'not provisionable'}` };
+  // the scheduling pass decided: capacity Karpenter already has or brings takes it, or its verdict hangs on what is not modelled
+  if (x.outcome === 'in-flight' && x.inFlight && v.nominatedClaims.length === 0) {
+    return { verdict: 'scale-up', summary: `Karpenter launches no new node for it: it fits ${x.inFlight.kind === 'node' ? 'node' : 'NodeClaim'} ${x.inFlight.name}. ${x.inFlight.why}` };
+  }
+  if (x.outcome === 'not-evaluated') return { verdict: 'not-evaluated', summary: `whether Karpenter provisions is not known: ${x.notEvaluated ?? 'not evaluated'}` };
   const fitting = x.pools.filter((p) => p.verdict === 'fits' && !p.launchError);
   if (fitting.length > 0) {
     const claim = x.stuckNodeClaims.find((c) => v.nominatedClaims.includes(c.name));

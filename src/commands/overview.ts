@@ -1,4 +1,5 @@
 // `casdoctor` with no subcommand: a one-screen overview of autoscaling health, then (at a terminal) a menu of next steps.
+import { caRunning } from '../simulate/ca-running.js';
 import { CHECKS } from '../checks/index.js';
 import { runChecks } from '../checks/lib/engine.js';
 import { CA_HEALTH_CHECKS, caHealthFrom } from '../model/ca-health.js';
@@ -29,8 +30,8 @@ import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js'
 
 export interface OverviewData {
   ca: string[];
-  pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; blocked: string[] };
-  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]> };
+  pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; blocked: string[]; caNotRunning?: number };
+  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]>; caNotRunning?: boolean };
   asg: { error: number; warning: number; info: number; top: Finding[] };
   iam: string;
   /** CA's cloud provider when it is not aws: its id and which of its inputs it runs with (ConfigMap or file). */
@@ -126,6 +127,10 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
     };
   }
 
+  // a CA that cannot run deletes nothing: the count is what it would remove once it runs (src/simulate/ca-running.ts)
+  const stopped = caRunning(a).state;
+  if (stopped === 'cannot-run' || stopped === 'likely-cannot-run') scaleDown = { ...scaleDown, caNotRunning: true };
+
   const otherProvider = a.provider.id !== 'aws';
   const asgRun = raw.provided.has('autoScalingGroups') || otherProvider ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
   const bySev = (s: string) => asgRun.findings.filter((f) => f.severity === s).length;
@@ -146,7 +151,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
 
   const data: OverviewData = {
     ca: caLines,
-    pending: { total: pods.length, noScaleUp: v('no-scale-up'), ignored: v('ignored-by-ca'), scaleUp: v('scale-up'), fitsNode: v('fits-existing-node'), blocked },
+    pending: { total: pods.length, noScaleUp: v('no-scale-up'), ignored: v('ignored-by-ca'), scaleUp: v('scale-up'), fitsNode: v('fits-existing-node'), blocked, ...(v('ca-not-running') ? { caNotRunning: v('ca-not-running') } : {}) },
     scaleDown,
     asg: { error: bySev('error'), warning: bySev('warning'), info: bySev('info'), top: asgRun.findings.filter((f) => f.severity === 'error').slice(0, 3) },
     iam,
@@ -211,7 +216,7 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   lines.push(s.bold('Cluster Autoscaler'), ...d.ca.map((l) => `  ${t(l)}`), '');
   lines.push(
     s.bold('Pending pods'),
-    `  ${d.pending.total} Pending: ${d.pending.noScaleUp ? s.red(`${d.pending.noScaleUp} no node group can place`) : '0 no node group can place'}, ${d.pending.scaleUp} CA scales up, ${d.pending.fitsNode} fit existing nodes, ${d.pending.ignored} ignored by CA`,
+    `  ${d.pending.total} Pending: ${d.pending.caNotRunning ? `${s.red(`${d.pending.caNotRunning} wait for CA, which is not running`)}, ` : ''}${d.pending.noScaleUp ? s.red(`${d.pending.noScaleUp} no node group can place`) : '0 no node group can place'}, ${d.pending.scaleUp} CA scales up, ${d.pending.fitsNode} fit existing nodes, ${d.pending.ignored} ignored by CA`,
   );
   if (d.pending.blocked.length)
     lines.push(`  stuck: ${t(d.pending.blocked.slice(0, 5).join(', '))}${d.pending.blocked.length > 5 ? ', ...' : ''}`);
@@ -227,7 +232,7 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   }
   lines.push('', s.bold('Scale-down'));
   lines.push(
-    `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
+    `  ${d.scaleDown.caNotRunning ? `${s.red('CA is not running: nothing is scaled down')}; once it runs: ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable` : `${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now`}${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
   );
   if (k) {
     lines.push('', s.bold('Karpenter'), ...k.lines.map((l) => `  ${t(l)}`));

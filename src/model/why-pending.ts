@@ -1,7 +1,15 @@
 /** The per-pod result of `why-pending`: the JSON contract's `pods[]` entries (extra fields only ever added). */
 
 /** `not-evaluated`: no node group could be read (forbidden, not in the dump), so whether CA scales up is unknown. */
-export type PodVerdict = 'not-pending' | 'fits-existing-node' | 'scale-up' | 'no-scale-up' | 'ignored-by-ca' | 'not-evaluated';
+export type PodVerdict =
+  | 'not-pending'
+  | 'fits-existing-node'
+  | 'scale-up'
+  | 'no-scale-up'
+  | 'ignored-by-ca'
+  | 'not-evaluated'
+  /** CA cannot run its loop (src/simulate/ca-running.ts): nothing is scaled up or down, whatever CA would do. */
+  | 'ca-not-running';
 
 export interface PodNodeResult {
   name: string;

@@ -36,10 +36,11 @@ const VERDICT_TEXT: Record<PodVerdict, string> = {
   'no-scale-up': 'no scale-up',
   'ignored-by-ca': 'ignored by CA',
   'not-evaluated': 'not evaluated',
+  'ca-not-running': 'CA is not running',
 };
 
 function verdictMark(v: PodVerdict, s: Style): string {
-  if (v === 'no-scale-up' || v === 'ignored-by-ca') return s.red('✖');
+  if (v === 'no-scale-up' || v === 'ignored-by-ca' || v === 'ca-not-running') return s.red('✖');
   if (v === 'scale-up') return s.green('↑');
   if (v === 'not-evaluated') return s.yellow('?');
   return s.green('✔');
@@ -200,7 +201,7 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
   const counts = new Map<PodVerdict, number>();
   for (const p of input.pods) counts.set(p.verdict, (counts.get(p.verdict) ?? 0) + 1);
   const parts = (
-    ['scale-up', 'fits-existing-node', 'no-scale-up', 'ignored-by-ca', 'not-evaluated', 'not-pending'] as PodVerdict[]
+    ['ca-not-running', 'scale-up', 'fits-existing-node', 'no-scale-up', 'ignored-by-ca', 'not-evaluated', 'not-pending'] as PodVerdict[]
   )
     .filter((v) => counts.get(v))
     .map((v) => `${counts.get(v)} ${VERDICT_TEXT[v]}`);

@@ -1,3 +1,4 @@
+import { podVerdictWhenCaCannotRun } from './ca-running.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
@@ -295,6 +296,8 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   const undecided = groups.filter((g) => g.caMayDecideEither).map((g) => g.group.name);
   if (undecided.length && (verdict === 'scale-up' || verdict === 'no-scale-up'))
     summary += `; CA may decide either for ${undecided.join(', ')}: the node it copies as the template varies between runs`;
+  // a CA that cannot run decides every verdict (src/simulate/ca-running.ts)
+  ({ verdict, summary } = podVerdictWhenCaCannotRun(a, verdict, summary));
   const report: PodReport = {
     ...base,
     verdict,

@@ -1,4 +1,5 @@
 import { podVerdictWhenCaCannotRun } from './ca-running.js';
+import { grpcUpcomingFate } from './providers/externalgrpc/records.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
@@ -276,7 +277,9 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       nodeGroups = shared.nodeGroupsChosen;
       const choice = expander.choice ?? candidates[0].group.name;
       summary = upcoming
-        ? `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`
+        ? // externalgrpc records CA's loop has given up on, or will (src/simulate/providers/externalgrpc/records.ts)
+          (grpcUpcomingFate(upcoming.group, a.ca, a.now)?.summary ??
+          `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`)
         : `CA can scale up ${candidates.length === 1 ? choice : `${candidates.length} node groups (${expander.name} likely picks ${choice})`}`;
     } else if (unevaluable(groups).length > 0) {
       // a discovered group whose template casdoctor could not build might fit: the answer is unknown, not "no"

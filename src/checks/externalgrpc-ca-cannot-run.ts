@@ -1,5 +1,5 @@
 import { shellCommand } from '../model/shell.js';
-import { caRunning, type CaStopReason } from '../simulate/ca-running.js';
+import { caRunning, caScaleUpFails, type CaStopReason } from '../simulate/ca-running.js';
 import { grpcChangeSize, grpcRetryInstances } from '../simulate/providers/externalgrpc/wording.js';
 import { caInstanceView, countedInTargetSize } from '../simulate/providers/externalgrpc/groups.js';
 import { defineCheck } from './define-check.js';
@@ -21,6 +21,7 @@ export default defineCheck({
     messages: {
       certain: 'CA is not running: nothing is scaled up or down. {text}.',
       likely: 'CA is likely not running: nothing is scaled up or down. {text}.',
+      scaleUpFails: 'Every scale-up of CA\'s fails: {text}.',
     },
     upstream:
       'kubernetes/autoscaler cluster-autoscaler/cloudprovider/externalgrpc/externalgrpc_node_group.go (GetOptions 1.29-1.34, TemplateNodeInfo 1.35), core/static_autoscaler.go (fixNodeGroupSize); ' +
@@ -32,6 +33,16 @@ export default defineCheck({
     const caNs = a.ca.deployment?.namespace ?? 'kube-system';
     const caName = a.ca.deployment?.name ?? 'cluster-autoscaler';
     const caLogs = shellCommand(['kubectl', '-n', caNs, 'logs', `deploy/${caName}`, '--previous', '--tail=100']);
+    for (const r of caScaleUpFails(a)) {
+      ctx.report({
+        messageId: 'scaleUpFails',
+        data: { text: r.text.replace(/^./, (c) => c.toUpperCase()) },
+        subject: { kind: 'Deployment', name: caName, namespace: caNs },
+        evidence: [{ source: `${configSource(a)} and the node's labels`, observed: r.text, expected: r.upstream }],
+        remediation:
+          'Make the node match exactly one group: change its labels, annotations or taints, or make the groups\' nodeTemplate labels exclusive (a group whose labels are a subset of another\'s matches every node of both). For two records naming one node, delete the stale one (stage Deleted or a reused name).',
+      });
+    }
     for (const r of caRunning(a).reasons.filter((x) => KINDS.has(x.kind))) {
       const base = {
         messageId: r.certainty,

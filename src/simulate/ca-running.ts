@@ -8,7 +8,8 @@ import type { Analysis } from './analysis.js';
 import { caPodsHealth, caPodProblems, type CaPodsHealth } from './ca-health.js';
 import { isNodeReadyForCa } from './node-groups.js';
 import { externalGrpcFindings, externalGrpcFindingsInput } from './providers/externalgrpc/findings.js';
-import { caDefaults, caInstanceView, countedInTargetSize } from './providers/externalgrpc/groups.js';
+import { caDefaults, caInstanceView, countedInTargetSize, externalGrpcState } from './providers/externalgrpc/groups.js';
+import { nodeMembership } from './providers/externalgrpc/membership.js';
 import { grpcOptionsAsCaSees } from './providers/externalgrpc/options.js';
 import { NODE_BYTES_ONLY_MINOR } from './providers/externalgrpc/template.js';
 
@@ -24,7 +25,9 @@ export type CaStopKind =
   /** CA 1.35+: nil template again at the first ScaleUpTimedOut, on any group. */
   | 'scale-up-timeout-crash'
   /** A group whose size fix-up the provider turns into a no-op: CA skips the rest of every loop. */
-  | 'size-fix-halt';
+  | 'size-fix-halt'
+  /** Not a stop: CA runs, but NodeGroupForNode errors for a node, so every scale-up fails (caScaleUpFails). */
+  | 'scale-up-fails';
 
 export interface CaStopReason {
   kind: CaStopKind;
@@ -183,6 +186,37 @@ export function sizeFixHalts(a: Analysis, caMinor: number): CaStopReason[] {
   return out;
 }
 
+const scaleUpCache = new WeakMap<Analysis, CaStopReason[]>();
+
+/**
+ * CA runs, but every scale-up fails: a node the provider answers NodeGroupForNode for with an error. A node that
+ * matches several groups never gets a record (MatchedMultipleErr, node_group.go:568-575,769-773@f792442), a node named
+ * by records in several groups gets the same error (l.607-633); the wrapper returns it (wrapper.go:89-94) and CA's
+ * resource limits stop at the first such node: "failed to filter out nodes which are from not autoscaled groups"
+ * (core/utils/utils.go:46-48, core/scaleup/resource/manager.go:89-92@cluster-autoscaler-1.32.7).
+ */
+export function caScaleUpFails(a: Analysis): CaStopReason[] {
+  let hit = scaleUpCache.get(a);
+  if (hit) return hit;
+  hit = [];
+  if (a.provider.id === 'externalgrpc') {
+    const groups = externalGrpcState(a.providerContext).config.nodeGroups;
+    for (const node of a.raw.nodes) {
+      const m = nodeMembership(node, groups);
+      const error = m.error ?? (m.via === 'match' ? m.match.error : undefined);
+      if (!error) continue;
+      hit.push({
+        kind: 'scale-up-fails',
+        certainty: 'certain',
+        text: `the provider answers CA's NodeGroupForNode for node ${node.metadata.name ?? ''} with an error (${error}${m.via === 'match' ? ': it never records such a node' : ''}), and CA's scale-up stops at it: "failed to filter out nodes which are from not autoscaled groups"`,
+        upstream: 'provider nodegroup/node_group.go:568-575,607-633,769-773, wrapper/wrapper.go:89-94@f792442; kubernetes/autoscaler cluster-autoscaler/core/utils/utils.go:46-48, core/scaleup/resource/manager.go:89-92@cluster-autoscaler-1.32.7',
+      });
+    }
+  }
+  scaleUpCache.set(a, hit);
+  return hit;
+}
+
 /** "CA is not running: nothing is scaled up or down (<first reason>)", or undefined when CA runs (or nothing says). */
 export function caNotRunningHeadline(r: CaRunning): string | undefined {
   if (r.state !== 'cannot-run' && r.state !== 'likely-cannot-run') return undefined;
@@ -202,6 +236,11 @@ export function podVerdictWhenCaCannotRun(a: Analysis, verdict: PodVerdict, summ
   if (!CA_DECIDES.has(verdict)) return { verdict, summary };
   const r = caRunning(a);
   const head = caNotRunningHeadline(r);
+  const fails = verdict === 'scale-up' ? caScaleUpFails(a) : [];
+  if (!head && fails.length) {
+    const more = fails.length > 1 ? ` (and ${fails.length - 1} more node${fails.length === 2 ? '' : 's'})` : '';
+    return { verdict: 'no-scale-up', summary: `every scale-up of CA's fails: ${fails[0].text}${more}; once that is fixed: ${summary}` };
+  }
   if (!head) return { verdict, summary };
   // the verdict's own words are "CA is not running": the summary carries the rest
   return { verdict: 'ca-not-running', summary: `${head.slice(head.indexOf(': ') + 2)}${r.state === 'likely-cannot-run' ? ' (likely)' : ''}; once it runs: ${summary}` };

@@ -2,15 +2,15 @@
 // panicking on the provider's autoscalingOptions, CA 1.35 on a nil template, a size fix-up the provider turns into a
 // no-op at min size. Upstream lines are in the source.
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../src/model/k8s.js';
+import type { Node, Pod } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { caRunning, podVerdictWhenCaCannotRun } from '../../src/simulate/ca-running.js';
+import { caRunning, caScaleUpFails, podVerdictWhenCaCannotRun } from '../../src/simulate/ca-running.js';
 import { inputs } from '../builders/inputs.js';
 import { STATIC_TYPES } from '../checks/harness.js';
 import { cluster, NOW, providerConfigMap, STATUS_CONFIGMAP } from '../fixtures/externalgrpc/load.js';
 
-function grpcRaw(opts: { caTag?: string; statusEdit?: (t: string) => string; dropNode?: string; pods?: Pod[] } = {}): RawInputs {
+function grpcRaw(opts: { caTag?: string; statusEdit?: (t: string) => string; dropNode?: string; pods?: Pod[]; extraNodes?: Node[] } = {}): RawInputs {
   const c = cluster();
   const caDep = c.deployments[0];
   const container = caDep.spec?.template?.spec?.containers?.[0];
@@ -20,7 +20,7 @@ function grpcRaw(opts: { caTag?: string; statusEdit?: (t: string) => string; dro
   return inputs({
     deployments: c.deployments,
     configMaps: [...c.configMaps, status, providerConfigMap()],
-    nodes: c.nodes.filter((n) => n.metadata.name !== opts.dropNode),
+    nodes: [...c.nodes.filter((n) => n.metadata.name !== opts.dropNode), ...(opts.extraNodes ?? [])],
     ...(opts.pods ? { pods: opts.pods } : {}),
   });
 }
@@ -144,5 +144,34 @@ describe('the verdict hooks', () => {
     expect(podVerdictWhenCaCannotRun(a, 'fits-existing-node', 'fits existing node x')).toEqual({ verdict: 'fits-existing-node', summary: 'fits existing node x' });
     const fine = analysis(grpcRaw({ caTag: 'v1.28.4', pods: [healthy] }));
     expect(podVerdictWhenCaCannotRun(fine, 'scale-up', 'CA can scale up general')).toEqual({ verdict: 'scale-up', summary: 'CA can scale up general' });
+  });
+});
+
+describe('caScaleUpFails: a node the provider cannot place', () => {
+  /** A general node someone also labelled as worker-addons, joined after the provider last wrote its records. */
+  function twoGroupNode(): Node {
+    const n = structuredClone(cluster().nodes.find((x) => x.metadata.name === 'node-7fj2ka.vm10-20-1-14')!);
+    n.metadata.name = 'node-9zz1aa.vm10-20-1-99';
+    n.metadata.labels = { ...n.metadata.labels, 'kubernetes.io/hostname': 'node-9zz1aa.vm10-20-1-99', 'node-role.kubernetes.io/worker-addons': '' };
+    n.spec = { ...n.spec, providerID: 'externalgrpc://tencentcloud/ops-prod/ap-guangzhou/ins-9zz1aa99' };
+    return n;
+  }
+
+  it('matching two groups, the node never gets a record: every scale-up fails, and a scale-up verdict says so', () => {
+    const a = analysis(grpcRaw({ caTag: 'v1.28.4', extraNodes: [twoGroupNode()], pods: [healthy] }));
+    const fails = caScaleUpFails(a);
+    expect(fails.map((f) => f.text)).toEqual([
+      expect.stringMatching(/^the provider answers CA's NodeGroupForNode for node node-9zz1aa\.vm10-20-1-99 with an error \(node\(node-9zz1aa\.vm10-20-1-99\) matched multiple nodegroup \[worker-addons general\]: it never records such a node\)/),
+    ]);
+    // CA itself runs: scale-down is not stopped
+    expect(caRunning(a).state).toBe('running');
+    const r = podVerdictWhenCaCannotRun(a, 'scale-up', 'CA can scale up general');
+    expect(r.verdict).toBe('no-scale-up');
+    expect(r.summary).toMatch(/^every scale-up of CA's fails: .*; once that is fixed: CA can scale up general$/);
+    expect(podVerdictWhenCaCannotRun(a, 'no-scale-up', 'x')).toEqual({ verdict: 'no-scale-up', summary: 'x' });
+  });
+
+  it('says nothing on the fixture as it is', () => {
+    expect(caScaleUpFails(analysis(grpcRaw({ caTag: 'v1.28.4' })))).toEqual([]);
   });
 });

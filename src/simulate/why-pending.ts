@@ -387,6 +387,9 @@ function unevaluable(groups: GroupEvaluation[]): GroupEvaluation[] {
 
 /** Why the snapshot holds no node group at all, when that is for lack of data (not an account without ASGs). */
 function nodeGroupsUnknown(a: Analysis): string | undefined {
+  // another cloud provider's groups come from its own state, never from AWS
+  if (a.provider.id !== 'aws')
+    return `no node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)})${a.provider.id === 'externalgrpc' ? ': add `kubectl -n kube-system get configmap nodegroup-status -o json` or the provider\'s nodegroup-config.yaml to the input' : ''}`;
   const gap = a.gapFor('autoScalingGroups');
   if (gap) return `${gap.reason}: ${gap.detail}`;
   if (!a.raw.provided.has('autoScalingGroups'))

@@ -7,6 +7,8 @@ import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
 import { caRunning, caScaleUpFails, podVerdictWhenCaCannotRun } from '../../src/simulate/ca-running.js';
 import { inputs } from '../builders/inputs.js';
+import { pod } from '../builders/k8s.js';
+import { analyzePods } from '../../src/simulate/why-pending.js';
 import { STATIC_TYPES } from '../checks/harness.js';
 import { cluster, NOW, providerConfigMap, STATUS_CONFIGMAP } from '../fixtures/externalgrpc/load.js';
 
@@ -173,5 +175,18 @@ describe('caScaleUpFails: a node the provider cannot place', () => {
 
   it('says nothing on the fixture as it is', () => {
     expect(caScaleUpFails(analysis(grpcRaw({ caTag: 'v1.28.4' })))).toEqual([]);
+  });
+});
+
+describe('why-pending on an externalgrpc cluster without the provider state', () => {
+  it('asks for the provider\'s ConfigMap, never for Auto Scaling groups', () => {
+    const c = cluster();
+    const pending = pod('checkout-5d8f7c9b4-x7k2p', 'shop').withRequests({ cpu: '200', memory: '1Gi' }).ownedBy('ReplicaSet', 'checkout-5d8f7c9b4').unschedulable().build();
+    const raw = inputs({ deployments: c.deployments, configMaps: c.configMaps, nodes: c.nodes, pods: [pending] });
+    const [p] = analyzePods(analysis(raw));
+    expect(p.report.verdict).toBe('not-evaluated');
+    expect(p.report.summary).toContain('no node groups from the externalgrpc provider');
+    expect(p.report.summary).toContain('kubectl -n kube-system get configmap nodegroup-status -o json');
+    expect(p.report.summary).not.toMatch(/aws|Auto Scaling/i);
   });
 });

@@ -8,7 +8,8 @@
 // Deterministic: ids derive from labels via sha256. Usage: node scripts/gen-externalgrpc-demo.mjs [output-dir]
 // With --readme (after `npm run build`): also rewrites the README's output section with what the CLI prints today.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -625,8 +626,38 @@ if (refreshReadme) {
   const sd = run('scale-down-blockers').split('\n').slice(0, 24).join('\n');
   const audit = run('node-group-audit').split('\n');
   const auditShort = [...audit.slice(0, 9), ...audit.slice(9).filter((l) => /^(✖|▲|ℹ) |^findings:|^skipped|^not applicable/.test(l))].join('\n');
+  // the same cluster at T+5, T+20 and T+60 minutes after general's scale-up, on this CA and two others (the dump with
+  // CA's image changed in a scratch copy): what CA's loop does with the failed records decides the checkout pods' verdict
+  const later = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'casdoctor-externalgrpc-later-'));
+  try {
+    for (const tag of ['v1.28.4', 'v1.26.15', 'v1.32.7']) {
+      const dir = join(scratch, tag);
+      cpSync(join(root, 'examples', 'externalgrpc'), dir, { recursive: true });
+      const deps = join(dir, 'deployments.json');
+      writeFileSync(deps, readFileSync(deps, 'utf8').replace('cluster-autoscaler:v1.28.4', `cluster-autoscaler:${tag}`));
+      for (const minutes of [5, 20, 60]) {
+        const at = new Date(Date.parse(SCALE_UP_AT) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
+        let text;
+        try {
+          text = execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), 'why-pending', '--all', '-n', 'shop', '--from', dir, '--now', at, '--fail-on', 'never'], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+        } catch (e) {
+          text = `${e.stdout ?? ''}${e.stderr ?? ''}`;
+        }
+        const headline = text.split('\n').find((l) => /^(✖|✔|↑|⧗|\?) shop\/checkout/.test(l)) ?? '(no checkout line)';
+        later.push(`CA ${tag}${tag === 'v1.28.4' ? ' (this dump)' : ''}, T+${minutes} min (--now ${at}):\n${headline.replace(/ and 1 more Pending replica\(s\) of ReplicaSet checkout-jf4m744qwv/, '')}\n`);
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
   const out = [
     block('why-pending', run('why-pending', '--all', '-A')),
+    block(
+      'the checkout pods later, by CA version (`--now`)',
+      later.join('\n'),
+      "T is general's scale-up at 09:12:51. CA 1.28 reads the provision time as 0 from this provider, so it gives up on the failed records one loop after they appear; CA 1.26 uses --max-node-provision-time (15m) from the newest failure (09:15:10); CA 1.32 never runs with memory's autoscalingOptions. The dump's CA events were written before 10:00, so the earlier runs show them as they are.",
+    ),
     block('scale-down-blockers (first lines)', sd, "Both nodes of `default` are removable: the control-plane node is empty as CA sees it (static pods are mirror pods),\nand 10.0.2.31's only pod fits on 10.0.2.22."),
     block('node-group-audit (table and finding headlines)', auditShort),
     block('overview', run()),

@@ -1,6 +1,7 @@
 import { shellQuote } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { grpcOptionsAsCaSees } from '../simulate/providers/externalgrpc/options.js';
+import { grpcChangeSize, grpcRetryInstances } from '../simulate/providers/externalgrpc/wording.js';
 import type { GrpcFindingsInput } from '../simulate/providers/externalgrpc/findings.js';
 import { configSource, grpcFindings, grpcGate, grpcInput, minutes, PROVIDER_REPO, providerLogsCommand } from './lib/externalgrpc.js';
 
@@ -23,7 +24,7 @@ export default defineCheck({
     providers: ['externalgrpc'],
     messages: {
       hidden:
-        'Instance record {instance} of node group {group} failed in {stage}{age} ({error}): without a providerID CA never sees it or its error, yet it counts in the target size; CA counts it as an upcoming node (its size fix-up waits --max-node-provision-time, {provision} as CA reads it for the group) and the provider never retries it.',
+        'Instance record {instance} of node group {group} failed in {stage}{age} ({error}): without a providerID CA never sees it or its error, yet it counts in the target size; CA counts it as an upcoming node until its size fix-up drops it (after --max-node-provision-time, {provision} as CA reads it for the group), and the provider never retries it.',
     },
     upstream: `${PROVIDER_REPO} wrapper/wrapper.go:256-262 (NodeGroupNodes skips empty providerID), nodegroup/node_group.go:734-749 (RefreshTargetSize), l.1642 (only Init retried); kubernetes/autoscaler externalgrpc_node_group.go:180-190 (ErrorInfo ignored without a state)`,
   },
@@ -42,7 +43,7 @@ export default defineCheck({
         evidence: [
           { source: `${configSource(a)} instances[id=${f.instance ?? ''}]`, observed: `stage ${String(f.values.stage)}, status Failed, providerID ""`, expected: 'a providerID, or no record' },
         ],
-        remediation: `The cloud error is only in the record and the provider's log (${providerLogsCommand(a)} | grep ${f.instance ? shellQuote(f.instance) : ''}). Fix its cause (a sold-out instance type, quota, image or subnet), then remove the failed record so the target size drops back (stop the provider, delete the record from NodeGroupsConfig, start it), and let CA scale up again.`,
+        remediation: `The cloud error is only in the record and the provider's log (${providerLogsCommand(a)} | grep ${f.instance ? shellQuote(f.instance) : ''}). CA's size fix-up drops the record by itself after --max-node-provision-time (${minutes(provisionTimeOf(input, f.group))} as CA reads it for the group: DecreaseTargetSize removes Pending records), unless the group is at its min size (then the fix-up does nothing and CA skips every loop: externalgrpc-ca-cannot-run). Fix its cause (a sold-out instance type, quota, image or subnet), then retry the create through the provider's HTTP API (unauthenticated: port-forward, never expose it):\n  ${grpcRetryInstances([{ id: f.instance ?? '', stage: String(f.values.stage) }], a.providerContext).join('\n  ')}\nor drop it now (never below min size):\n  ${f.group ? grpcChangeSize(f.group, -1, a.providerContext).slice(1).join('') : ''}`,
       });
     }
   },

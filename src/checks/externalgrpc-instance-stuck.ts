@@ -1,6 +1,8 @@
 import { shellQuote } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
-import { configSource, grpcFindings, grpcGate, minutes, PROVIDER_REPO, providerLogsCommand } from './lib/externalgrpc.js';
+import { grpcOptionsAsCaSees } from '../simulate/providers/externalgrpc/options.js';
+import { grpcRetryInstances } from '../simulate/providers/externalgrpc/wording.js';
+import { configSource, grpcFindings, grpcGate, grpcInput, minutes, PROVIDER_REPO, providerLogsCommand } from './lib/externalgrpc.js';
 
 const NEXT_STEP: Record<string, string> = {
   Creating: 'the cloud has not reported the VM running',
@@ -30,6 +32,14 @@ export default defineCheck({
     if (!grpcGate(ctx)) return;
     const a = ctx.analysis;
     const logs = providerLogsCommand(a);
+    const input = grpcInput(a);
+    // what CA does with an instance that never registers (static_autoscaler.go removeOldUnregisteredNodes; provider
+    // DeleteNodes by providerID -> PendingDeletion, before_delete_hook over SSH, node_group.go:915-961, 2031-2056)
+    const deleteFate = (group: string | undefined): string => {
+      const spec = input.groups.find((g) => g.id === group);
+      const mpt = grpcOptionsAsCaSees(spec, input.caMinor, input.caDefaults, input.era).values.maxNodeProvisionTimeMs;
+      return `CA deletes an instance that has not registered within --max-node-provision-time (${minutes(mpt)} as CA ${a.ca.version.version ?? `1.${input.caMinor}`} reads it for the group): the provider marks the record PendingDeletion, lowers the target and runs before_delete_hook.sh, and when that fails over SSH as well the record stays PendingDeletion/Failed and the VM keeps running, outside the target size.`;
+    };
     for (const f of grpcFindings(a, 'STUCK')) {
       const stage = String(f.values.stage);
       const status = String(f.values.status) || 'no status';
@@ -56,9 +66,10 @@ export default defineCheck({
           ...(f.values.providerID ? [{ source: 'Nodes', observed: `no Node with spec.providerID ${String(f.values.providerID)}` }] : []),
         ],
         remediation:
-          stage === 'Created' || stage === 'Joined'
-            ? `Find why the node did not join (the provider's log names the hook's output: ${logs} | grep ${f.instance ? shellQuote(f.instance) : ''}). A failed after_created_hook.sh is usually SSH: the password or key in the hook's environment, sshd on the image, or a security group. Fix it, then join the VM by hand (run the hook for ${name ?? 'its IP'}) or delete the VM and the record: the provider will not retry it, and CA keeps counting it against the group's target size.`
-            : `Read the provider's log for the record (${logs} | grep ${f.instance ? shellQuote(f.instance) : ''}) and finish the step by hand; the provider does not retry it.`,
+          (stage === 'Created' || stage === 'Joined'
+            ? `Find why the node did not join (the provider's log names the hook's output: ${logs} | grep ${f.instance ? shellQuote(f.instance) : ''}). A failed after_created_hook.sh is usually SSH: the password or key in the hook's environment, sshd on the image, or a security group. ${deleteFate(f.group)} Fix the cause, then have the provider retry the step (its HTTP API sets the record back to Init; it is unauthenticated: port-forward, never expose it):`
+            : `Read the provider's log for the record (${logs} | grep ${f.instance ? shellQuote(f.instance) : ''}) and fix the cause; then have the provider retry the step through its HTTP API (it is unauthenticated: port-forward, never expose it):`) +
+          `\n  ${grpcRetryInstances([{ id: f.instance ?? '', stage }], a.providerContext).join('\n  ')}`,
       });
     }
   },

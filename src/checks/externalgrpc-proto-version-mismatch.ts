@@ -36,7 +36,8 @@ export default defineCheck({
     const input = grpcInput(a);
     const caVersion = a.ca.version.version ?? `1.${a.ca.version.minor}`;
     const image = input.providerImage ?? 'image unknown';
-    const pin = `pin CA to the provider's proto: run CA 1.28.x or older with a provider built on the pre-1.35 module (go.mod k8s.io/autoscaler/cluster-autoscaler v0.0.0-20220902140806-e8d3e9b1d986), or rebuild ${PROVIDER_REPO} against the proto of your CA version (protos/externalgrpc.proto from the CA tag) before upgrading CA`;
+    // not 1.27-1.28: they read MaxNodeProvisionTime as 0 from this provider (1.28.4 externalgrpc_node_group.go:276-281)
+    const pin = `pin CA to a version that reads this provider's pre-1.35 proto: CA 1.29-1.34 with no autoscalingOptions in any group, or CA 1.26 or older (not 1.27-1.28: they read every group's provision time as 0 and delete each new instance about one loop after it is listed); or rebuild ${PROVIDER_REPO} against the proto of your CA version (protos/externalgrpc.proto from the CA tag) before upgrading CA`;
     let all = grpcFindings(a, 'G1', 'G2', 'G11');
     if (input.era === 'unknown') {
       // An image that is not the provider's own build (a fork, a mirror under another name): what CA can read of its
@@ -74,7 +75,7 @@ export default defineCheck({
           data: { caVersion, image, groups: listValue(f.values.groups) },
           subject: { kind: 'Deployment', name: a.ca.deployment?.name ?? 'cluster-autoscaler', namespace: a.ca.deployment?.namespace ?? 'kube-system' },
           evidence,
-          remediation: `Scale-from-zero is impossible and CA may crash in the sanitizer on a nil NodeInfo. Until the provider answers nodeBytes, ${pin}.`,
+          remediation: `CA crashes on every loop while such a group has no Ready node (its template sanitizer dereferences the nil template; externalgrpc-ca-cannot-run), and again at a scale-up timeout. Until the provider answers nodeBytes, ${pin}.`,
         });
       } else if (f.id === 'G2' && f.kind === 'panic') {
         ctx.report({
@@ -83,7 +84,7 @@ export default defineCheck({
           subject: grpcGroupSubject(f.group ?? ''),
           nodeGroup: f.group ?? '',
           evidence: [...evidence, { source: `node group ${f.group ?? ''} autoscalingOptions`, observed: `keys ${listValue(f.values.optionsPresent)}` }],
-          remediation: `Either remove autoscalingOptions from the group (the provider then echoes CA's defaults, which carry the field) or ${pin}. CA restarts in a loop while it panics (${shellCommand(['kubectl', '-n', a.ca.deployment?.namespace ?? 'kube-system', 'logs', `deploy/${a.ca.deployment?.name ?? 'cluster-autoscaler'}`, '--previous'])} shows "invalid memory address or nil pointer dereference").`,
+          remediation: `Either remove autoscalingOptions from the group (the provider then echoes CA's defaults, which carry the field) or run CA 1.26 or older (not 1.27-1.28: they read every group's provision time as 0). CA restarts in a loop while it panics (${shellCommand(['kubectl', '-n', a.ca.deployment?.namespace ?? 'kube-system', 'logs', `deploy/${a.ca.deployment?.name ?? 'cluster-autoscaler'}`, '--previous'])} shows "invalid memory address or nil pointer dereference").`,
         });
       } else if (f.id === 'G2') {
         const options = Object.keys(f.values).map((k) => k.replace(/Ms$/, ''));
@@ -98,7 +99,7 @@ export default defineCheck({
           evidence,
           remediation:
             f.kind === 'provision-time-zero'
-              ? `CA gives up on every new node of the group at once: ScaleUpTimedOut right after the scale-up, the group backed off, and unregistered instances counted as long-unregistered (CA may delete them). Upgrade CA to 1.29-1.34 and remove autoscalingOptions from every group (the provider then echoes CA's defaults, field 5 included; set the thresholds with CA's flags), or stay on CA 1.26 or older, which has no per-group provision time.`
+              ? `CA gives up on every new node of the group at once: ScaleUpTimedOut right after the scale-up, the group backed off, and every instance not registered yet is long-unregistered, so CA deletes it about one loop after it is listed (static_autoscaler.go removeOldUnregisteredNodes; the provider marks it PendingDeletion and runs before_delete_hook, and a VM whose hook fails stays running). Upgrade CA to 1.29-1.34 and remove autoscalingOptions from every group (the provider then echoes CA's defaults, field 5 included; set the thresholds with CA's flags), or stay on CA 1.26 or older, which has no per-group provision time.`
               : `A node of the group is removable the moment it is unneeded or unready, and scale-ups time out at once. ${pin[0].toUpperCase()}${pin.slice(1)}.`,
         });
       } else {

@@ -47,7 +47,7 @@ export default defineCheck({
           data: { group, declared: listValue(dropped.map((r) => `${r}`)), resources: listValue(dropped) },
           evidence: [{ source: `${src}.capacity`, observed: `declares ${listValue(dropped)}`, expected: "only cpu, memory, ephemeral-storage reach CA's template (pods fixed at 110)" }],
           remediation:
-            "CA can scale the group from zero for such pods only if the template carries the resource, which this provider cannot do. Keep at least one node of the group running (minSize >= 1): CA then builds the template from that real node, whose device plugin reports the resource. Or patch BuildNodeFromTemplate to copy every capacity key.",
+            "CA can scale the group from zero for such pods only if the template carries the resource, which this provider cannot do. Keep at least one node of the group running: CA then builds the template from that real node, whose device plugin reports the resource. A minSize of 1 keeps it once it runs but starts none unless CA runs with --enforce-node-group-min-size=true (default false); start one with the provider's PATCH /api/v1/nodegroup/<id>?delta=1. Or patch BuildNodeFromTemplate to copy every capacity key.",
         });
       } else {
         ctx.report({

@@ -29,6 +29,7 @@ import discoverySpecInvalid from './discovery-spec-invalid.js';
 import discoverySpecsAnded from './discovery-specs-anded.js';
 import externalgrpcAccountsKeyMisplaced from './externalgrpc-accounts-key-misplaced.js';
 import externalgrpcAutoscalingOptionsPartial from './externalgrpc-autoscaling-options-partial.js';
+import externalgrpcCaCannotRun from './externalgrpc-ca-cannot-run.js';
 import externalgrpcConfigFileIgnored from './externalgrpc-config-file-ignored.js';
 import externalgrpcCredentialsInConfigmap from './externalgrpc-credentials-in-configmap.js';
 import externalgrpcDefaultGroupHoldsNodes from './externalgrpc-default-group-holds-nodes.js';
@@ -140,6 +141,7 @@ export const CHECKS: readonly Check[] = [
   discoverySpecsAnded,
   externalgrpcAccountsKeyMisplaced,
   externalgrpcAutoscalingOptionsPartial,
+  externalgrpcCaCannotRun,
   externalgrpcConfigFileIgnored,
   externalgrpcCredentialsInConfigmap,
   externalgrpcDefaultGroupHoldsNodes,

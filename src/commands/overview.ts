@@ -1,4 +1,5 @@
 // `casdoctor` with no subcommand: a one-screen overview of autoscaling health, then (at a terminal) a menu of next steps.
+import { caRunning } from '../simulate/ca-running.js';
 import { CHECKS } from '../checks/index.js';
 import { runChecks } from '../checks/lib/engine.js';
 import { CA_HEALTH_CHECKS, caHealthFrom } from '../model/ca-health.js';
@@ -32,10 +33,10 @@ import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js'
 export interface OverviewData {
   ca: string[];
   /** Pending pods by the verdict of the autoscaler that serves each (its route, checks/lib/route.ts). */
-  pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; notEvaluated?: number; blocked: string[] };
+  pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; notEvaluated?: number; blocked: string[]; caNotRunning?: number };
   /** Karpenter without Cluster Autoscaler: the overview is Karpenter's (no CA, ASG or IAM section). */
   karpenterOnly?: boolean;
-  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]> };
+  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]>; caNotRunning?: boolean };
   asg: { error: number; warning: number; info: number; top: Finding[] };
   iam: string;
   /** CA's cloud provider when it is not aws: its id and which of its inputs it runs with (ConfigMap or file). */
@@ -134,6 +135,10 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
     };
   }
 
+  // a CA that cannot run deletes nothing: the count is what it would remove once it runs (src/simulate/ca-running.ts)
+  const stopped = caRunning(a).state;
+  if (stopped === 'cannot-run' || stopped === 'likely-cannot-run') scaleDown = { ...scaleDown, caNotRunning: true };
+
   const otherProvider = a.provider.id !== 'aws';
   const asgRun = (raw.provided.has('autoScalingGroups') || otherProvider) && !karpenterOnly ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
   const bySev = (s: string) => asgRun.findings.filter((f) => f.severity === s).length;
@@ -162,6 +167,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
       fitsNode: v('fits-existing-node'),
       ...(v('not-evaluated') ? { notEvaluated: v('not-evaluated') } : {}),
       blocked,
+      ...(v('ca-not-running') ? { caNotRunning: v('ca-not-running') } : {}),
     },
     ...(karpenterOnly ? { karpenterOnly } : {}),
     scaleDown,
@@ -233,7 +239,7 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
     s.bold('Pending pods'),
     k
       ? `  ${p.total} Pending: ${p.noScaleUp ? s.red(`${p.noScaleUp} no autoscaler can place`) : '0 no autoscaler can place'}, ${p.scaleUp} get a new node, ${p.fitsNode} fit existing nodes, ${p.ignored} ignored${p.notEvaluated ? `, ${p.notEvaluated} not evaluated` : ''}`
-      : `  ${p.total} Pending: ${p.noScaleUp ? s.red(`${p.noScaleUp} no node group can place`) : '0 no node group can place'}, ${p.scaleUp} CA scales up, ${p.fitsNode} fit existing nodes, ${p.ignored} ignored by CA`,
+      : `  ${p.total} Pending: ${p.caNotRunning ? `${s.red(`${p.caNotRunning} wait for CA, which is not running`)}, ` : ''}${p.noScaleUp ? s.red(`${p.noScaleUp} no node group can place`) : '0 no node group can place'}, ${p.scaleUp} CA scales up, ${p.fitsNode} fit existing nodes, ${p.ignored} ignored by CA`,
   );
   if (d.pending.blocked.length)
     lines.push(`  stuck: ${t(d.pending.blocked.slice(0, 5).join(', '))}${d.pending.blocked.length > 5 ? ', ...' : ''}`);
@@ -251,7 +257,7 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   if (!d.karpenterOnly) {
     lines.push('', s.bold('Scale-down'));
     lines.push(
-      `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
+      `  ${d.scaleDown.caNotRunning ? `${s.red('CA is not running: nothing is scaled down')}; once it runs: ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable` : `${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now`}${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
     );
   }
   if (k) {

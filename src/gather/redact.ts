@@ -14,6 +14,7 @@
 //   endpoint <32 hex>.gr7.<region>.eks.amazonaws.com -> <32 hex>.gr7.<region>.eks.amazonaws.com; the EKS OIDC issuer
 //            oidc.eks.<region>.amazonaws.com/id/<32 hex> takes the same pseudonym (it is the same id)
 //   resource subnet-/vpc-/sg-/ami-/lt-/vol-/eni-/snap-/igw-/rtb-/nat-<hex> -> same prefix, as many hex digits
+//   Tencent ins-/vpc-/subnet-/img-/sg-/disk-/eni-<8 letters and digits> -> same prefix, 8 hex digits
 //   uid      object UIDs, node systemUUID / bootID / machineID -> the same shape (dashes and case kept), hex digits hashed
 //   hostname a host in a URL (scheme://host) or an image's registry, not a public one -> host-<10 hex>.redacted.invalid
 // When two originals of one category would share a pseudonym (likely only for IPv4, 24 bits), the one met later in the
@@ -48,6 +49,9 @@ const HOST_IP_RE = /(?<![A-Za-z0-9])(ip|ec2)-(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1
 const INSTANCE_RE = /(?<![A-Za-z0-9])i-([0-9a-f]{17}|[0-9a-f]{8})(?![A-Za-z0-9])/g;
 const RESOURCE_RE =
   /(?<![A-Za-z0-9-])(?:subnet|vpc|sg|ami|lt|vol|eni|snap|igw|rtb|nat|eipalloc|lc)-(?:[0-9a-f]{17}|[0-9a-f]{8})(?![A-Za-z0-9])/g;
+// Tencent Cloud ids (CVM instance, VPC, subnet, image, security group, disk, ENI): 8 lower-case letters and digits, at
+// least one digit (the externalgrpc provider's providerIDs, instanceParameter); AWS's hex ids are RESOURCE_RE's
+const TENCENT_ID_RE = /(?<![A-Za-z0-9-])(?:ins|vpc|subnet|img|sg|disk|eni)-(?=[a-z]*[0-9])[0-9a-z]{8}(?![A-Za-z0-9])/g;
 const OIDC_RE = /(oidc\.eks\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?\/id\/)([0-9A-Fa-f]{32})(?![0-9A-Za-z])/g;
 const UUID_RE = /(?<![0-9A-Za-z])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Za-z-])/g;
 // Node identities that are not always UUID-shaped (machineID is 32 hex digits): replaced as whole values.
@@ -181,6 +185,7 @@ export class Redactor {
         : head + this.pseudonym('hostname', host.toLowerCase()),
     );
     out = out.replace(RESOURCE_RE, (whole) => this.pseudonym('resource', whole));
+    out = out.replace(TENCENT_ID_RE, (whole) => this.pseudonym('resource', whole));
     out = out.replace(UUID_RE, (whole) => this.pseudonym('uid', whole));
     out = out.replace(HOST_IP_RE, (whole, prefix: string, a: string, b: string, c: string, d: string) => {
       const octets = [a, b, c, d].map(Number);

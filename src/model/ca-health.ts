@@ -6,6 +6,7 @@ import type { Finding } from './findings.js';
 export const CA_HEALTH_CHECKS = [
   'ca-deployment-not-found',
   'ca-pod-unhealthy',
+  'externalgrpc-ca-cannot-run',
   'ca-loop-failing',
   'ca-loop-stalled',
   'ca-config-invalid',

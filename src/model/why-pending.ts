@@ -6,7 +6,15 @@
  * (CA's pod filter, Karpenter's IsProvisionable or `karpenter.sh/nodepool DoesNotExist`). `not-evaluated`: what decides
  * could not be read (no node group in the dump, a template that cannot be built), so the answer is unknown.
  */
-export type PodVerdict = 'not-pending' | 'fits-existing-node' | 'scale-up' | 'no-scale-up' | 'ignored' | 'not-evaluated';
+export type PodVerdict =
+  | 'not-pending'
+  | 'fits-existing-node'
+  | 'scale-up'
+  | 'no-scale-up'
+  | 'ignored'
+  | 'not-evaluated'
+  /** CA cannot run its loop (src/simulate/ca-running.ts): nothing is scaled up or down, whatever CA would do. */
+  | 'ca-not-running';
 
 /**
  * Who adds a node for a pod that waits for one: Cluster Autoscaler alone, Karpenter alone, both (either may provision,

@@ -36,6 +36,7 @@ const VERDICT_TEXT: Record<PodVerdict, string> = {
   'no-scale-up': 'no scale-up',
   ignored: 'ignored by CA',
   'not-evaluated': 'not evaluated',
+  'ca-not-running': 'CA is not running',
 };
 
 const WHO: Record<string, string> = { ca: 'CA', karpenter: 'Karpenter' };
@@ -60,7 +61,7 @@ function showsCa(p: PodReport): boolean {
 }
 
 function verdictMark(v: PodVerdict, s: Style): string {
-  if (v === 'no-scale-up' || v === 'ignored') return s.red('✖');
+  if (v === 'no-scale-up' || v === 'ignored' || v === 'ca-not-running') return s.red('✖');
   if (v === 'scale-up') return s.green('↑');
   if (v === 'not-evaluated') return s.yellow('?');
   return s.green('✔');
@@ -226,7 +227,7 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     out.push('');
   }
   // counted by the headline's words (CA scales up, Karpenter scales up, …), in the verdicts' order
-  const ORDER: PodVerdict[] = ['scale-up', 'fits-existing-node', 'no-scale-up', 'ignored', 'not-evaluated', 'not-pending'];
+  const ORDER: PodVerdict[] = ['ca-not-running', 'scale-up', 'fits-existing-node', 'no-scale-up', 'ignored', 'not-evaluated', 'not-pending'];
   const counts = new Map<string, { n: number; rank: number }>();
   for (const p of input.pods) {
     const words = verdictText(p);

@@ -6,6 +6,7 @@
  * (timers, NodeGroupMinSizeReached, MinimalResourceLimitExceeded) and the cooldowns.
  * Pure: derived from one Analysis, cached per Analysis.
  */
+import { nodeVerdictWhenCaCannotRun, summaryWhenCaCannotRun } from './ca-running.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
 import type { CaConfig } from '../model/ca-config.js';
 import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
@@ -1049,6 +1050,7 @@ function compute(a: Analysis): ScaleDownAnalysis {
       r.removable = false;
       r.verdict = w.reason === 'NotUnneededLongEnough' || w.reason === 'NotUnreadyLongEnough' || w.reason === 'BlockedByOnCompletionPod' ? 'waiting' : 'blocked';
       r.summary = w.summary ?? w.reason;
+      nodeVerdictWhenCaCannotRun(a, r);
       continue;
     }
     r.caReason = null;
@@ -1066,6 +1068,8 @@ function compute(a: Analysis): ScaleDownAnalysis {
       r.notes.push(
         `CA deletes it once it has been unneeded for ${minutes(w.ready ? opts.unneededTimeMs : opts.unreadyTimeMs)} (--scale-down-${w.ready ? 'unneeded' : 'unready'}-time); the snapshot does not show since when`,
       );
+    // a CA that cannot run decides every verdict (src/simulate/ca-running.ts)
+    nodeVerdictWhenCaCannotRun(a, r);
   }
 
   const entries = work.map((w) => w.entry);
@@ -1089,7 +1093,7 @@ function compute(a: Analysis): ScaleDownAnalysis {
   return {
     nodes: entries,
     inScope,
-    summary: summarize(inScope),
+    summary: summaryWhenCaCannotRun(a, summarize(inScope)),
     cooldowns: cds,
     ...(caStart ? { caStartedAt: caStart } : {}),
     scaleDownEnabled,

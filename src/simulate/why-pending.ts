@@ -1,3 +1,5 @@
+import { podVerdictWhenCaCannotRun } from './ca-running.js';
+import { grpcUpcomingFate } from './providers/externalgrpc/records.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
@@ -275,7 +277,9 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       nodeGroups = shared.nodeGroupsChosen;
       const choice = expander.choice ?? candidates[0].group.name;
       summary = upcoming
-        ? `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`
+        ? // externalgrpc records CA's loop has given up on, or will (src/simulate/providers/externalgrpc/records.ts)
+          (grpcUpcomingFate(upcoming.group, a.ca, a.now)?.summary ??
+          `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`)
         : `CA can scale up ${candidates.length === 1 ? choice : `${candidates.length} node groups (${expander.name} likely picks ${choice})`}`;
     } else if (unevaluable(groups).length > 0) {
       // a discovered group whose template casdoctor could not build might fit: the answer is unknown, not "no"
@@ -295,6 +299,8 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   const undecided = groups.filter((g) => g.caMayDecideEither).map((g) => g.group.name);
   if (undecided.length && (verdict === 'scale-up' || verdict === 'no-scale-up'))
     summary += `; CA may decide either for ${undecided.join(', ')}: the node it copies as the template varies between runs`;
+  // a CA that cannot run decides every verdict (src/simulate/ca-running.ts)
+  ({ verdict, summary } = podVerdictWhenCaCannotRun(a, verdict, summary));
   const report: PodReport = {
     ...base,
     verdict,
@@ -381,6 +387,9 @@ function unevaluable(groups: GroupEvaluation[]): GroupEvaluation[] {
 
 /** Why the snapshot holds no node group at all, when that is for lack of data (not an account without ASGs). */
 function nodeGroupsUnknown(a: Analysis): string | undefined {
+  // another cloud provider's groups come from its own state, never from AWS
+  if (a.provider.id !== 'aws')
+    return `no node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)})${a.provider.id === 'externalgrpc' ? ': add `kubectl -n kube-system get configmap nodegroup-status -o json` or the provider\'s nodegroup-config.yaml to the input' : ''}`;
   const gap = a.gapFor('autoScalingGroups');
   if (gap) return `${gap.reason}: ${gap.detail}`;
   if (!a.raw.provided.has('autoScalingGroups'))

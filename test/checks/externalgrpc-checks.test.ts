@@ -37,7 +37,7 @@ describe('every externalgrpc check', () => {
   const ids = CHECKS.map((c) => c.meta.id).filter((id) => id.startsWith('externalgrpc-'));
 
   it('is declared for the externalgrpc provider only, with an upstream reference', () => {
-    expect(ids).toHaveLength(11);
+    expect(ids).toHaveLength(12);
     for (const id of ids) {
       const meta = CHECKS.find((c) => c.meta.id === id)!.meta;
       expect(meta.providers, id).toEqual(['externalgrpc']);
@@ -316,5 +316,40 @@ describe('externalgrpc-failed-create-hidden', () => {
   it('does not fire while the provider still processes the create', () => {
     const busy = withStatusText((t) => t.replace(/status: Failed\n(\s+)error: 'create instance\(a1b2c3d4\)[^\n]*/, 'status: InProcess\n$1error: ""'));
     expect(messages(busy, 'externalgrpc-failed-create-hidden')).toEqual([]);
+  });
+});
+
+describe('externalgrpc-ca-cannot-run and the remedies that work', () => {
+  it('says CA is not running on CA 1.32 with autoscalingOptions (error, per group), and nothing on 1.28', () => {
+    const r = run(raw({ caImageTag: 'v1.32.7' }), 'externalgrpc-ca-cannot-run');
+    expect(r.findings.map((f) => [f.severity, f.subject.kind])).toEqual([
+      ['error', 'Deployment'],
+      ['error', 'Deployment'],
+    ]);
+    expect(r.findings[0].message).toMatch(/^CA is not running: nothing is scaled up or down\. CA v1\.32\.7 panics on node group general's GetOptions answer/);
+    expect(r.findings[0].remediation).toMatch(/Remove autoscalingOptions from node group general.*or run CA 1\.26 or older\. Not 1\.27-1\.28/);
+    expect(run(raw({ caImageTag: 'v1.28.4' }), 'externalgrpc-ca-cannot-run').findings).toEqual([]);
+  });
+
+  it('pins CA to versions that read this provider: never "1.28 or older"', () => {
+    for (const tag of ['v1.32.7', 'v1.35.2']) {
+      const fixes = run(raw({ caImageTag: tag }), 'externalgrpc-proto-version-mismatch').findings.map((f) => f.remediation ?? '');
+      expect(fixes.length, tag).toBeGreaterThan(0);
+      for (const fix of fixes) expect(fix, tag).not.toMatch(/1\.28\.x or older/);
+      // every fix that names a version to run names the right ones
+      const pins = fixes.filter((fix) => /or older/.test(fix));
+      expect(pins.length, tag).toBeGreaterThan(0);
+      for (const fix of pins) expect(fix, tag).toMatch(/1\.26 or older.*not 1\.27-1\.28|1\.26 or older \(not 1\.27-1\.28/is);
+    }
+    const nilTemplate = run(raw({ caImageTag: 'v1.35.2' }), 'externalgrpc-proto-version-mismatch').findings.find((f) => f.message.includes('nodeBytes'));
+    expect(nilTemplate?.remediation).toMatch(/^CA crashes on every loop while such a group has no Ready node/);
+  });
+
+  it("retries a failed create through the provider's HTTP API instead of stopping the provider to edit its ConfigMap", () => {
+    const f = run(raw({ caImageTag: 'v1.28.4' }), 'externalgrpc-failed-create-hidden').findings[0];
+    expect(f.remediation).toContain(`curl -sS -X POST http://127.0.0.1:8080/api/v1/nodegroup/instance -H 'Content-Type: application/json' -d '[{"id":"a1b2c3d4","stage":"Pending","status":"Init","error":""}]'`);
+    expect(f.remediation).toContain("curl -sS -X PATCH 'http://127.0.0.1:8080/api/v1/nodegroup/general?delta=-1'");
+    expect(f.remediation).toMatch(/CA's size fix-up drops the record by itself after --max-node-provision-time \(0m as CA reads it/);
+    expect(f.remediation).not.toMatch(/stop the provider/);
   });
 });

@@ -36,16 +36,20 @@ describe('CA health first (real process)', () => {
     expect(r.stdout.indexOf('CA health')).toBeLessThan(r.stdout.indexOf('web/api-'));
     expect(r.stdout).toContain('ca-pod-unhealthy');
     expect(r.stdout).toMatch(/CrashLoopBackOff, 17 restarts, last terminated: OOMKilled, exit code 137/);
-    expect(r.stdout).toContain('but CA is not running its loop now (ca-pod-unhealthy');
+    // the crash-looping pod decides every verdict (src/simulate/ca-running.ts): the headline says so, then what CA would do
+    expect(r.stdout).toMatch(/ {2}CA is not running: nothing is scaled up or down \(CA's pod kube-system\/cluster-autoscaler-\S+ is crash-looping \(CrashLoopBackOff, 17 restarts/);
+    expect(r.stdout).toMatch(/; once it runs: (CA can scale up|fits a node)/);
+    expect(r.stdout).not.toContain('↑ ');
   });
   it('says so in JSON too', () => {
     const r = cli(['why-pending', '--all', '--from', dir, '--now', DEMO_NOW, '-o', 'json']);
     const report = JSON.parse(r.stdout);
     expect(report.caHealth.running).toBe(false);
     expect(report.caHealth.findings).toContain('ca-pod-unhealthy');
-    const scaleUp = report.pods.filter((p: { verdict: string }) => p.verdict === 'scale-up');
-    expect(scaleUp.length).toBeGreaterThan(0);
-    for (const p of scaleUp) expect(p.summary).toContain('but CA is not running its loop now');
+    expect(report.pods.filter((p: { verdict: string }) => p.verdict === 'scale-up')).toEqual([]);
+    const waiting = report.pods.filter((p: { verdict: string }) => p.verdict === 'ca-not-running');
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const p of waiting.filter((x: { sameAs?: string }) => !x.sameAs)) expect(p.summary).toMatch(/^nothing is scaled up or down \(CA's pod .*; once it runs: /);
   });
   it('scale-down-blockers and asg-audit open with it as well', () => {
     for (const cmd of ['scale-down-blockers', 'asg-audit']) {

@@ -82,6 +82,18 @@ describe('Redactor', () => {
     expect(r.redactString('subnet-0a1b2c3d4e5f60718')).toBe(r.redactString('subnet-0a1b2c3d4e5f60718'));
   });
 
+  it("replaces Tencent Cloud instance, VPC, subnet and image ids (the externalgrpc provider's), keeping prefix and length", () => {
+    const r = new Redactor(SALT);
+    for (const id of ['ins-025ce74c', 'vpc-8ek64x3d', 'subnet-2q4wz7lh', 'img-9qrfy1xt', 'img-gpu22x8k']) {
+      const p = r.redactString(id);
+      expect(p, id).not.toBe(id);
+      expect(p).toMatch(new RegExp(`^${id.slice(0, id.indexOf('-'))}-[0-9a-f]{8}$`));
+      expect(r.redactString(`externalgrpc://tencentcloud/ops/ap-beijing/${id}`)).toBe(`externalgrpc://tencentcloud/ops/ap-beijing/${p}`);
+    }
+    // words of the same shape without a digit are not ids
+    for (const s of ['img-registry', 'subnet-selector', 'ins-abcdefgh']) expect(r.redactString(s), s).toBe(s);
+  });
+
   it('replaces object UIDs and node systemUUID, bootID and machineID consistently, keeping their shape', () => {
     const r = new Redactor(SALT);
     const uid = '1932117a-e597-49fe-b96e-0c402e75e08d';

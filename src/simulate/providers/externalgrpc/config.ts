@@ -1,7 +1,7 @@
 // The externalgrpc provider's node-group config (sunkaimr/cluster-autoscaler-grpc-cloud-provider @ f792442) and CA's
 // --cloud-config for externalgrpc. Pure: text in, data out. The ConfigMap is decoded as yaml.v3 does
 // (node_group.go:1339 readNodeGroupFromConfigMap), the file as viper v1.4.0 + mapstructure do (l.1347-1375).
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Scalar } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Lexer, parseDocument, type Scalar } from 'yaml';
 import { parseGoDuration } from '../../../model/duration.js';
 import type {
   AccountsLocation,
@@ -28,8 +28,23 @@ export const REDACTED = '<redacted>';
 // ---------------------------------------------------------------------------------------------------------------
 // Credential scrubbing
 
-/** Keys whose value is a secret wherever they appear (e.g. a CVM LoginSettings.Password inside instanceParameter). */
-const CREDENTIAL_KEY = /(secret|passw(or)?d|token|credential|private.?key|access.?key)/i;
+/** Keys whose value is a secret wherever they appear (e.g. a CVM LoginSettings.Password inside instanceParameter); a
+ * CVM's UserData is cloud-init in base64, where join tokens and passwords live. */
+const CREDENTIAL_KEY = /(secret|passw(or)?d|token|credential|private.?key|access.?key|user.?data)/i;
+
+/**
+ * Every comment's text dropped, its '#' kept (lines and columns stay where they were): a comment is free text where an
+ * operator leaves an old key ("# old secretKey ..."), and nothing casdoctor reads is in one. The lexer tells a comment
+ * from a '#' inside a quoted or block scalar; its control tokens are not source text.
+ */
+function stripCommentText(text: string): string {
+  let out = '';
+  for (const tok of new Lexer().lex(text)) {
+    if (tok === '\x02' || tok === '\x18' || tok === '\x1f') continue;
+    out += tok.startsWith('#') ? '#' : tok;
+  }
+  return out;
+}
 
 type PathPart = string | number;
 
@@ -82,14 +97,14 @@ function scrubLines(text: string, paths: string[]): string {
 }
 
 /**
- * The text with every credential value replaced by "<redacted>", and the YAML paths where credentials were found.
- * Everything else (comments, layout, other values) is kept byte for byte.
+ * The text with every credential value replaced by "<redacted>" and every comment's text dropped, and the YAML paths
+ * where credentials were found. Everything else (layout, other values) is kept byte for byte.
  */
 export function scrubExternalGrpcCredentials(text: string): { text: string; paths: string[] } {
   const paths: string[] = [];
   const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
-    const scrubbed = scrubLines(text, paths);
+    const scrubbed = stripCommentText(scrubLines(text, paths));
     return { text: scrubbed, paths };
   }
   const spans: Array<[number, number]> = [];
@@ -119,9 +134,10 @@ export function scrubExternalGrpcCredentials(text: string): { text: string; path
   // splice from the end so earlier offsets stay valid; an alias's target may be listed twice
   const unique = [...new Map(spans.map((s) => [s[0], s])).values()].sort((a, b) => b[0] - a[0]);
   let out = text;
-  for (const [start, end] of unique) out = `${out.slice(0, start)}"${REDACTED}"${out.slice(end)}`;
+  // a block scalar's range ends after its last line break: keep the break, or the next key joins this line
+  for (const [start, end] of unique) out = `${out.slice(0, start)}"${REDACTED}"${/\n$/.test(out.slice(start, end)) ? '\n' : ''}${out.slice(end)}`;
   // belt and braces: credential-named keys the structure walk could not see (e.g. inside a block scalar)
-  out = scrubLines(out, paths);
+  out = stripCommentText(scrubLines(out, paths));
   return { text: out, paths };
 }
 

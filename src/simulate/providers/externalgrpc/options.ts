@@ -12,6 +12,9 @@ export const READS_FIELDS_8_10_MINOR = 35;
 export const PER_GROUP_PROVISION_TIME_MINOR = 27;
 /** First minor with per-group IgnoreDaemonSetsUtilization (processors/nodegroupconfig 1.28). */
 export const PER_GROUP_IGNORE_DS_MINOR = 28;
+/** First minor whose client copies IgnoreDaemonSetsUtilization (field 7) from the answer (1.33.0
+ * externalgrpc_node_group.go:309); 1.28-1.32 build the options without it, so the per-group value is false. */
+export const READS_IGNORE_DS_MINOR = 33;
 /** First minor with per-group MaxNodeStartupTime (clusterstate.go 1.35 updateReadinessStats). */
 export const PER_GROUP_STARTUP_TIME_MINOR = 35;
 
@@ -63,9 +66,11 @@ export function grpcOptionsAsCaSees(
   // returns, for any non-nil answer -- defaults included (fixed by 6df52ec0a4 in 1.29)
   if (minor >= PER_GROUP_PROVISION_TIME_MINOR && minor < READS_FIELD5_MINOR) {
     zero('maxNodeProvisionTimeMs', `CA 1.${minor}'s externalgrpc GetOptions does not read MaxNodeProvisionTime`);
-    if (minor >= PER_GROUP_IGNORE_DS_MINOR) {
-      zero('ignoreDaemonSetsUtilization', `CA 1.${minor}'s externalgrpc GetOptions does not read IgnoreDaemonSetsUtilization`);
-    }
+  }
+  // 1.28-1.32 never copy IgnoreDaemonSetsUtilization either (1.32.7 externalgrpc_node_group.go:299-306), whatever
+  // --ignore-daemonsets-utilization says; 1.33.0:309 is the first to read field 7
+  if (minor >= PER_GROUP_IGNORE_DS_MINOR && minor < READS_IGNORE_DS_MINOR) {
+    zero('ignoreDaemonSetsUtilization', `CA 1.${minor}'s externalgrpc GetOptions does not read IgnoreDaemonSetsUtilization (first read in 1.33)`);
   }
   // 1.35+: no proto field for MaxNodeStartupTime, so every non-nil answer yields 0 (G11)
   if (minor >= PER_GROUP_STARTUP_TIME_MINOR) {
@@ -109,7 +114,7 @@ export function grpcOptionsAsCaSees(
       zeroed.push({ option: 'scaleDownUnreadyTimeMs', why: why('scaleDownUnreadyTime') });
     }
   }
-  if (minor >= 33 && !newEra) {
+  if (minor >= READS_IGNORE_DS_MINOR && !newEra) {
     // fields 6-7 are read from 1.33; the provider's own message leaves them false
     zero('ignoreDaemonSetsUtilization', 'the provider\'s answer leaves ignoreDaemonSetsUtilization (field 7) false');
     zero('zeroOrMaxNodeScaling', 'the provider\'s answer leaves zeroOrMaxNodeScaling (field 6) false');

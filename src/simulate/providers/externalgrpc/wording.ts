@@ -145,6 +145,34 @@ function httpUpdate(s: GrpcNodeGroupSpec, min: number, max: number, ctx: Provide
   ];
 }
 
+function portForward(ctx: ProviderContext): string {
+  const w = where(ctx);
+  const port = String(PROVIDER_HTTP_PORT);
+  return `${shellCommand(['kubectl', '-n', w.namespace, 'port-forward', `deployment/${w.deployment}`, `${port}:${port}`])} &`;
+}
+
+/**
+ * Retry instance records in place: POST /api/v1/nodegroup/instance sets stage, status and error of each record by id
+ * (server/server.go:145,430-444), and the provider's router picks up a record whose status is Init within seconds
+ * (node_group.go:1593-1645). The provider's HTTP API is unauthenticated: port-forward, never expose it.
+ */
+export function grpcRetryInstances(records: Array<{ id: string; stage: string }>, ctx: ProviderContext): string[] {
+  const body = JSON.stringify(records.map((r) => ({ id: r.id, stage: r.stage, status: 'Init', error: '' })));
+  return [
+    portForward(ctx),
+    shellCommand(['curl', '-sS', '-X', 'POST', `http://127.0.0.1:${PROVIDER_HTTP_PORT}/api/v1/nodegroup/instance`, '-H', 'Content-Type: application/json', '-d', body]),
+  ];
+}
+
+/** PATCH /api/v1/nodegroup/<id>?delta=N (server/server.go:139,456-482): +N creates instances, -N drops Pending records
+ * (never below min size: DecreaseNodeGroupTargetSize, node_group.go:966-989). */
+export function grpcChangeSize(group: string, delta: number, ctx: ProviderContext): string[] {
+  return [
+    portForward(ctx),
+    shellCommand(['curl', '-sS', '-X', 'PATCH', `http://127.0.0.1:${PROVIDER_HTTP_PORT}/api/v1/nodegroup/${encodeURIComponent(group)}?delta=${delta}`]),
+  ];
+}
+
 /** The provider logs every failed create/hook with the group id (node_group.go: "nodegroup(%s) ..."); CA drops its
  * ErrorInfo (externalgrpc_node_group.go:180-190), so the log and the instance records are where the cause is. */
 export function grpcInspectFailures(group: NodeGroup, ctx: ProviderContext): Remedy {
@@ -191,9 +219,12 @@ export function grpcSetTemplateResource(group: NodeGroup, resource: string, quan
   }
   const intro = `The provider never passes ${resource} to CA: its template reads only cpu, memory and ephemeral-storage from nodeTemplate.capacity (BuildNodeFromTemplate, node_group.go:1040-1100). Keep one node of the group running so CA copies a real node's allocatable`;
   if (!s?.instanceParameter) return { intro: `${intro}.`, commands: [], possible: false };
+  // minSize alone starts nothing: CA raises a group to its min size only with --enforce-node-group-min-size=true
+  // (default false, main.go:107@cluster-autoscaler-1.28.4), and UpdateNodeGroup only sets the fields (node_group.go:463-498)
+  const start = s.targetSize < 1 ? grpcChangeSize(s.id, 1, ctx).slice(1) : [];
   return {
-    intro: `${intro} (minSize 1):`,
-    commands: httpUpdate(s, Math.max(1, s.minSize), Math.max(1, s.maxSize), ctx),
+    intro: `${intro} (minSize 1${start.length ? ', and one node started now: a min size alone starts no node unless CA runs with --enforce-node-group-min-size=true' : ''}):`,
+    commands: [...httpUpdate(s, Math.max(1, s.minSize), Math.max(1, s.maxSize), ctx), ...start],
     possible: false,
   };
 }

@@ -251,9 +251,11 @@ export function decidePodRoute(sides: RouteSides): RouteDecision {
   const considering = present.filter((k) => side(k).verdict !== 'ignored');
   if (considering.length === 0) return { route: 'neither', verdict: 'ignored', summary: text(present), audience: present };
   const unknown = considering.some((k) => side(k).verdict === 'not-evaluated');
+  // a CA that cannot run (simulate/ca-running.ts) serves its pods no node: the pod waits for it, which its verdict says
+  const stopped = !unknown && considering.some((k) => side(k).verdict === 'ca-not-running');
   return {
-    route: unknown ? 'unknown' : 'neither',
-    verdict: unknown ? 'not-evaluated' : 'no-scale-up',
+    route: unknown ? 'unknown' : stopped && considering.length === 1 ? considering[0] : 'neither',
+    verdict: unknown ? 'not-evaluated' : stopped ? 'ca-not-running' : 'no-scale-up',
     // a side that ignores the pod is said too: it is why that autoscaler does not help
     summary: text(one ? considering : present),
     audience: sides.meantFor && considering.includes(sides.meantFor) ? [sides.meantFor] : considering,

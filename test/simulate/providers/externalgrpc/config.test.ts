@@ -57,6 +57,27 @@ describe('scrubExternalGrpcCredentials', () => {
     expect(r.text).not.toMatch(/XXX|YYY/);
   });
 
+  it('keeps the document whole around a block-scalar credential: the next key stays on its own line and the groups parse', () => {
+    const text =
+      'cloudProviderOption:\n  accounts:\n    tc:\n      a:\n        token: |\n          Gu5t9xGARNpq86cd98joQYCN3EXAMPLEKEY\n        secretId: AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE\nnodeGroups:\n  - id: general\n    minSize: 1\n    maxSize: 3\n    targetSize: 1\n';
+    const r = scrubExternalGrpcCredentials(text);
+    expect(r.text).toBe(
+      'cloudProviderOption:\n  accounts:\n    tc:\n      a:\n        token: "<redacted>"\n        secretId: "<redacted>"\nnodeGroups:\n  - id: general\n    minSize: 1\n    maxSize: 3\n    targetSize: 1\n',
+    );
+    const cfg = parseExternalGrpcConfig([cm(text)]);
+    // parsed as the provider parses it (its only problem is the test group's missing nodeTemplate), not "malformed YAML"
+    expect(cfg.problems.map((p) => p.path)).toEqual(['nodeGroups[0].nodeTemplate']);
+    expect(cfg.nodeGroups.map((g) => g.id)).toEqual(['general', 'default']);
+  });
+
+  it("drops every comment's text (a key left in a comment) but not a '#' inside a value, and redacts a CVM's UserData", () => {
+    const text =
+      '# old secretKey Gu5t9xGARNpq86cd98joQYCN3EXAMPLEKEY\ncloudProviderOption:\n  instanceParameter:\n    p:\n      parameter:\n        UserData: IyEvYmluL2Jhc2gKa3ViZWFkbSBqb2lu  # join token inside\n        InstanceName: "node # 1"\nnodeGroups: []\n';
+    const r = scrubExternalGrpcCredentials(text);
+    expect(r.text).toBe('#\ncloudProviderOption:\n  instanceParameter:\n    p:\n      parameter:\n        UserData: "<redacted>"  #\n        InstanceName: "node # 1"\nnodeGroups: []\n');
+    expect(r.paths).toEqual(['cloudProviderOption.instanceParameter.p.parameter.UserData']);
+  });
+
   it('redacts nothing in a config without credentials', () => {
     const text = 'nodeGroups:\n- id: a\n  minSize: 0\n';
     expect(scrubExternalGrpcCredentials(text)).toEqual({ text, paths: [] });

@@ -190,6 +190,22 @@ describe('GetOptions as CA of each version receives it (G2, G4, G11)', () => {
     expect(r.values.maxNodeStartupTimeMs).toBe(startup);
   });
 
+  it.each([
+    // minor, spec, ignoreDaemonSetsUtilization as CA gets it with --ignore-daemonsets-utilization=true
+    [27, nil, true],
+    [28, nil, false],
+    [29, nil, false],
+    [32, nil, false],
+    [30, full, false],
+    [33, nil, true],
+    [35, full, false],
+    [34, nil, true],
+  ] as const)('CA 1.%i: --ignore-daemonsets-utilization=true per group (1.28-1.32 never copy field 7) (case %#)', (minor, spec, expected) => {
+    const r = grpcOptionsAsCaSees(spec, minor, { ...defaults, ignoreDaemonSetsUtilization: true }, 'pre-1.35');
+    expect(r.values.ignoreDaemonSetsUtilization).toBe(expected);
+    if (!expected && minor < 33) expect(r.zeroed.find((z) => z.option === 'ignoreDaemonSetsUtilization')?.why).toMatch(/first read in 1\.33/);
+  });
+
   it('lists the zeroed options of a partial autoscalingOptions (CA 1.26)', () => {
     const r = grpcOptionsAsCaSees(partial, 26, defaults, 'pre-1.35');
     expect(r.zeroed.map((z) => z.option)).toEqual(['scaleDownUtilizationThreshold', 'scaleDownGpuUtilizationThreshold', 'scaleDownUnreadyTimeMs']);

@@ -2,12 +2,14 @@
 // memory, or parse text another gatherer fetched (GET pods/log). The parsing itself is src/simulate/ca-log.
 import { constants, createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { Transform } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { createGunzip } from 'node:zlib';
 import type { CaLogLimits, CaLogSource, CaLogSummary } from '../model/ca-log.js';
 import type { CaLogText } from '../model/ca-record.js';
 import { InputError } from '../model/errors.js';
 import { CA_LOG_TEMPLATES, createCaLogParser, parseEnvelope } from '../simulate/ca-log/index.js';
-import { fileError } from './input-files.js';
+import { compressionOf, fileError, zstdSupported, zstdUnsupported } from './input-files.js';
 
 export interface CaLogReadOptions {
   /** Reference clock for klog's year-less headers; default: the file's mtime (its last line was written before it). */
@@ -100,17 +102,19 @@ export function parseCaLogFromPod(t: CaLogText, now: Date, limits?: Partial<CaLo
   });
 }
 
-/** The file's mtime and whether it starts with gzip's magic bytes; only a regular file is accepted. */
-async function probe(path: string): Promise<{ mtime: Date; gzip: boolean }> {
+/** The file's mtime and its compression (gzip or zstd magic bytes); only a regular file is accepted. */
+async function probe(path: string): Promise<{ mtime: Date; compression: 'gzip' | 'zstd' | undefined }> {
   try {
     // O_NONBLOCK: opening a FIFO with no writer would block forever (see input-files.ts readRegularFile)
     const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const st = await fh.stat();
       if (!st.isFile()) throw new InputError(`${path}: not a regular file`, path);
-      const head = Buffer.alloc(2);
-      const { bytesRead } = await fh.read(head, 0, 2, 0);
-      return { mtime: st.mtime, gzip: bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b };
+      const head = Buffer.alloc(4);
+      const { bytesRead } = await fh.read(head, 0, 4, 0);
+      const compression = compressionOf(head.subarray(0, bytesRead));
+      if (compression === 'zstd' && !zstdSupported()) throw zstdUnsupported('', path);
+      return { mtime: st.mtime, compression };
     } finally {
       await fh.close();
     }
@@ -120,12 +124,12 @@ async function probe(path: string): Promise<{ mtime: Date; gzip: boolean }> {
 }
 
 /**
- * Streams a log file (plain or gzip, by magic bytes) through the parser. Lines are split on the bytes ("\n" never occurs
+ * Streams a log file (plain, gzip or zstd where the runtime has it, by magic bytes) through the parser. Lines are split on the bytes ("\n" never occurs
  * inside a UTF-8 sequence) and each is decoded on its own: a record then holds a copy of its line, never a slice of a
  * 1 MiB chunk (V8 keeps a sliced string's parent alive). Memory: one chunk, one partial line, the parser's bounded state.
  */
 export async function readCaLogFile(path: string, opts: CaLogReadOptions = {}): Promise<CaLogSummary> {
-  const { mtime, gzip } = await probe(path);
+  const { mtime, compression } = await probe(path);
   const now = opts.now ?? mtime;
   const parser = createCaLogParser({ source: { kind: 'file', path }, now, limits: opts.limits });
   let rest: Buffer | undefined;
@@ -157,7 +161,12 @@ export async function readCaLogFile(path: string, opts: CaLogReadOptions = {}): 
   };
   try {
     const raw = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 1 << 20 });
-    const stream = gzip ? raw.pipe(createGunzip()) : raw;
+    const stream =
+      compression === 'gzip'
+        ? raw.pipe(createGunzip())
+        : compression === 'zstd'
+          ? raw.pipe((zlib as unknown as { createZstdDecompress: () => Transform }).createZstdDecompress())
+          : raw;
     for await (const chunk of stream as AsyncIterable<Buffer>) feed(chunk);
   } catch (e) {
     throw e instanceof InputError ? e : new InputError(`${path}: ${e instanceof Error ? e.message : String(e)}`, path);

@@ -1,6 +1,8 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import type { Transform } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { createGunzip } from 'node:zlib';
 import { isCapacityBuffer, isPodTemplate, isProvisioningRequest } from '../model/ca-crds.js';
 import { InputError } from '../model/errors.js';
@@ -11,14 +13,20 @@ import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
 import { internStrings, type InternTable } from './intern.js';
 import {
   aliasBomb,
+  compressionOf,
+  decompressed,
   fileError,
+  inputText,
   isAliasBomb,
   isStackOverflow,
   listInputFiles,
   MAX_LIST_NESTING,
+  stripBom,
   MAX_YAML_ALIASES,
   tooDeep,
   WarningCounter,
+  zstdSupported,
+  zstdUnsupported,
 } from './input-files.js';
 import { type FieldProfile, fitToShape } from './shape.js';
 import {
@@ -146,6 +154,7 @@ async function loadFile(
   }
   const docs = await readDocumentsOf(
     file,
+    await compressedText(file),
     profile
       ? {
           ...options,
@@ -191,7 +200,8 @@ type FileKind = 'document' | 'ca-log' | 'ca-metrics' | 'ca-snapshotz' | 'empty' 
  */
 async function recognise(file: string): Promise<FileKind> {
   const { bytes, gzip } = await readBounded(file, HEAD_BYTES);
-  const dumpName = DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase());
+  // pods.json.gz is named as a dump once its compression suffix is set aside
+  const dumpName = DOCUMENT_EXTENSIONS.has(extname(gzip ? file.replace(/\.(?:gz|zst|zstd)$/i, '') : file).toLowerCase());
   if (bytes.length === 0) {
     // nothing to recognise: `casdoctor snapshot` writes an empty log (CA logged nothing in the window) by this name
     if (/^ca-log-.+\.log$/.test(basename(file))) return 'ca-log';
@@ -202,8 +212,6 @@ async function recognise(file: string): Promise<FileKind> {
   if (sniffCaLog(head)) return 'ca-log';
   if (isCaMetricsHead(head)) return 'ca-metrics';
   if (SNAPSHOTZ_HEAD_RE.test(head)) return 'ca-snapshotz';
-  // gzip is read for CA's record only; a dump is read as kubectl and aws print it
-  if (gzip) return 'unrecognised';
   if (dumpName || /^\s*[[{]/.test(head) || /^(?:---|apiVersion:|kind:|items:)/m.test(head)) return 'document';
   return 'unrecognised';
 }
@@ -229,7 +237,16 @@ function isCaMetricsHead(head: string): boolean {
   return ca && samples > 0;
 }
 
-/** The first maxBytes of a regular file, gunzipped when it starts with gzip's magic bytes (a bomb stops at the cap). */
+/** A streaming decompressor (zstd only where the runtime has it: zstdSupported). */
+function decompressor(kind: 'gzip' | 'zstd'): Transform {
+  if (kind === 'gzip') return createGunzip();
+  return (zlib as unknown as { createZstdDecompress: () => Transform }).createZstdDecompress();
+}
+
+/**
+ * The first maxBytes of a regular file, decompressed when it starts with gzip's (or zstd's) magic bytes (a bomb stops at
+ * the cap); `gzip` says it was compressed.
+ */
 async function readBounded(file: string, maxBytes: number): Promise<{ bytes: Buffer; gzip: boolean; truncated: boolean }> {
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -241,14 +258,16 @@ async function readBounded(file: string, maxBytes: number): Promise<{ bytes: Buf
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new InputError(`--from ${file}: not a regular file`, file);
-    const magic = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(magic, 0, 2, 0);
-    const gzip = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+    const magic = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(magic, 0, 4, 0);
+    const compression = compressionOf(magic.subarray(0, bytesRead));
+    if (compression === 'zstd' && !zstdSupported()) throw zstdUnsupported('--from', file);
+    const gzip = compression !== undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
     const source = fh.createReadStream({ start: 0, autoClose: false });
-    const stream = gzip ? source.pipe(createGunzip()) : source;
+    const stream = compression ? source.pipe(decompressor(compression)) : source;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         if (size + chunk.length > maxBytes) {
@@ -352,12 +371,43 @@ function isSnapshotz(text: string): boolean {
   return isObject(doc) && ('NodeList' in doc || 'TemplateNodes' in doc) && 'StartTimestamp' in doc;
 }
 
+/**
+ * The text of a gzip'd (or zstd) dump, decompressed with the bound every compressed input has (input-files.ts
+ * MAX_DECOMPRESSED_BYTES); undefined for a file that is not compressed (it is read, and streamed, from the file).
+ */
+async function compressedText(file: string): Promise<string | undefined> {
+  const fh = await open(file, 'r');
+  let bytes: Buffer;
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    if (!compressionOf(head.subarray(0, bytesRead))) return undefined;
+    bytes = await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+  return inputText(await decompressed('--from', file, bytes));
+}
+
 /** readDocuments with file-system errors, hostile nesting and alias bombs as InputErrors naming the file. */
 async function readDocumentsOf(
   file: string,
+  text: string | undefined,
   options: Parameters<typeof readDocuments>[2] & { wholeYamlLimitBytes?: number },
 ): Promise<unknown[]> {
   try {
+    if (text !== undefined) {
+      // a decompressed dump: its text is in memory already (large YAML still item by item)
+      const first = /[^\s]/.exec(text.slice(0, 4096))?.[0];
+      if (text.length >= (options?.streamThresholdBytes ?? YAML_STREAM_THRESHOLD) && first !== undefined && first !== '{' && first !== '[') {
+        const { readYamlStream } = await import('./yaml-file.js');
+        return await readYamlStream(text, file, {
+          ...(options?.mapItem ? { mapItem: options.mapItem } : {}),
+          ...(options?.wholeYamlLimitBytes !== undefined ? { wholeLimitBytes: options.wholeYamlLimitBytes } : {}),
+        });
+      }
+      return await parseDocuments(text, file);
+    }
     // a large YAML dump is read item by item (yaml-file.ts parseYamlStream): the yaml library needs ~50x a file's size
     const yamlSize = await largeYamlSize(file, options?.streamThresholdBytes ?? YAML_STREAM_THRESHOLD);
     if (yamlSize !== undefined) {
@@ -403,6 +453,8 @@ async function largeYamlSize(file: string, threshold: number): Promise<number | 
 
 /** JSON (one value) or YAML (one or more documents). Malformed input → InputError with line and column. */
 export async function parseDocuments(text: string, file: string): Promise<unknown[]> {
+  // PowerShell's `>` writes a byte-order mark: JSON.parse refuses it (and line 1 stays line 1 without it)
+  text = stripBom(text);
   const trimmed = text.trimStart();
   if (trimmed === '') return [];
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {

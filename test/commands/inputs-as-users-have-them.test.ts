@@ -1,0 +1,177 @@
+// Inputs as users have them (issue 28): gzip'd dumps and manifests, a byte-order mark from a PowerShell redirect, YAML
+// files concatenated without `---`. Each is read as the plain file would be, or refused with what to do instead.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOffline } from '../../src/gather/offline.js';
+import { decompressed, loadableName, readRegularFile, zstdSupported } from '../../src/gather/input-files.js';
+import { InputError } from '../../src/model/errors.js';
+import { cli, DEMO, DEMO_NOW, ROOT } from './run.js';
+
+const NOW = ['--now', DEMO_NOW];
+const MANIFESTS = join(ROOT, 'examples', 'preflight', 'manifests');
+let tmp: string;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'casdoctor-inputs-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The demo with some files gzip'd in place (pods.json → pods.json.gz), or renamed to a name that says nothing. */
+function gzipCopy(name: string, files: string[], rename?: (f: string) => string): string {
+  const dir = join(tmp, name);
+  cpSync(DEMO, dir, { recursive: true });
+  for (const f of files) {
+    const bytes = readFileSync(join(dir, f));
+    rmSync(join(dir, f));
+    writeFileSync(join(dir, rename ? rename(f) : `${f}.gz`), gzipSync(bytes));
+  }
+  return dir;
+}
+
+describe('gzip for every input, recognised by its magic bytes', () => {
+  it("a dump with gzip'd pods, nodes and events gives the report of the plain dump (real CLI)", () => {
+    const dir = gzipCopy('gz', ['pods.json', 'nodes.json', 'events.json']);
+    const plain = cli(['why-pending', '-A', '--from', DEMO, ...NOW, '-o', 'json']);
+    const gz = cli(['why-pending', '-A', '--from', dir, ...NOW, '-o', 'json']);
+    expect(gz.stderr).not.toContain('ignored');
+    expect(gz.code).toBe(plain.code);
+    const strip = (s: string) => JSON.parse(s.replaceAll(dir, '<dump>').replaceAll(DEMO, '<dump>').replaceAll('.json.gz', '.json'));
+    expect(strip(gz.stdout)).toEqual(strip(plain.stdout));
+  });
+
+  it('a gzip file named anything (no .gz) is read by content, with the objects of the plain file', async () => {
+    const dir = gzipCopy('gz-named', ['pods.json', 'nodes.json'], (f) => f.replace('.json', '.dat'));
+    // .dat is not a name the walk reads: given as files, they are read by content
+    const raw = await loadOffline([join(dir, 'pods.dat'), join(dir, 'nodes.dat')]);
+    const plain = await loadOffline([join(DEMO, 'pods.json'), join(DEMO, 'nodes.json')]);
+    expect(raw.pods.length).toBe(plain.pods.length);
+    expect(raw.nodes.map((n) => n.metadata.name)).toEqual(plain.nodes.map((n) => n.metadata.name));
+    expect(raw.warnings).toEqual([]);
+  });
+
+  it("a gzip'd YAML dump and a gzip'd manifest for preflight -f", async () => {
+    const yamlDump = join(tmp, 'nodes.yaml.gz');
+    const { stringify } = await import('yaml');
+    writeFileSync(yamlDump, gzipSync(stringify(JSON.parse(readFileSync(join(DEMO, 'nodes.json'), 'utf8')))));
+    const raw = await loadOffline([yamlDump]);
+    expect(raw.nodes.length).toBeGreaterThan(0);
+
+    const dir = join(tmp, 'manifests-gz');
+    cpSync(MANIFESTS, dir, { recursive: true });
+    const plain = cli(['preflight', '-f', MANIFESTS, '--node-groups', join(ROOT, 'examples', 'preflight', 'node-groups.yaml'), ...NOW, '-o', 'json']);
+    for (const f of readdirSync(dir)) {
+      writeFileSync(join(dir, `${f}.gz`), gzipSync(readFileSync(join(dir, f))));
+      rmSync(join(dir, f));
+    }
+    const gz = cli(['preflight', '-f', dir, '--node-groups', join(ROOT, 'examples', 'preflight', 'node-groups.yaml'), ...NOW, '-o', 'json']);
+    expect(gz.code).toBe(plain.code);
+    const findings = (s: string, root: string) =>
+      (JSON.parse(s.replaceAll(root, '<m>').replaceAll('.yaml.gz', '.yaml')) as { findings: Array<{ id: string }> }).findings.map((f) => f.id).sort();
+    expect(findings(gz.stdout, dir)).toEqual(findings(plain.stdout, MANIFESTS));
+    expect(findings(gz.stdout, dir).length).toBeGreaterThan(0);
+  });
+
+  it('a flag file (--node-groups) may be gzip', async () => {
+    const f = join(tmp, 'node-groups.yaml.gz');
+    const text = readFileSync(join(ROOT, 'examples', 'preflight', 'node-groups.yaml'), 'utf8');
+    writeFileSync(f, gzipSync(text));
+    expect(await readRegularFile('--node-groups', f)).toBe(text);
+  });
+
+  it('a decompression bomb stops at the bound and is refused, naming the file', async () => {
+    const bomb = gzipSync(Buffer.alloc(8 << 20, ' '));
+    expect(bomb.length).toBeLessThan(64 << 10);
+    const err = await decompressed('--from', 'bomb.json.gz', bomb, 1 << 20).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toBe(
+      '--from bomb.json.gz: decompresses to more than 1 MiB (a decompression bomb?); refused: decompress it yourself and pass the result if it is a real dump',
+    );
+  });
+
+  it('a truncated gzip file is an input error naming the file, not a crash (real CLI)', () => {
+    const f = join(tmp, 'cut.json.gz');
+    const whole = gzipSync(readFileSync(join(DEMO, 'pods.json')));
+    writeFileSync(f, whole.subarray(0, whole.length >> 1));
+    const r = cli(['why-pending', '-A', '--from', f, ...NOW]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: --from ${f}: gzip data that cannot be decompressed (unexpected end of file)`);
+    expect(r.stderr).not.toContain('This is a bug');
+  });
+
+  it.runIf(!zstdSupported())('zstd on a Node.js without it: the file is named with the command that decompresses it', () => {
+    const f = join(tmp, 'pods.json.zst');
+    // a zstd frame's magic number, then bytes this runtime cannot read anyway
+    writeFileSync(f, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x00, 0x00, 0x00]));
+    const r = cli(['why-pending', '-A', '--from', f, ...NOW]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: --from ${f}: zstd-compressed, and this Node.js (${process.version}) cannot decompress zstd: decompress it first (\`zstd -d -k ${f}\`) or use gzip`);
+  });
+
+  it('a walk reads compressed and rotated names; content decides what they are', () => {
+    const dump = new Set(['.json', '.yaml', '.yml', '.log', '.txt', '.gz', '.prom', '']);
+    for (const n of ['pods.json.gz', 'cluster-autoscaler.log.1', 'cluster-autoscaler.log.1.gz', 'pods.json.zst', 'ca.log.12'])
+      expect(loadableName(n, dump), n).toBe(true);
+    const manifests = new Set(['.json', '.yaml', '.yml']);
+    expect(loadableName('web.yaml.gz', manifests)).toBe(true);
+    expect(loadableName('README.md', manifests)).toBe(false);
+    expect(loadableName('notes.md.gz', manifests)).toBe(false);
+  });
+});
+
+describe("a UTF-8 byte-order mark (PowerShell's redirect) is not part of the document", () => {
+  it('a JSON dump with a BOM is read, and an error in it is at its real line (real CLI)', () => {
+    const dir = join(tmp, 'bom');
+    cpSync(DEMO, dir, { recursive: true });
+    for (const f of ['pods.json', 'nodes.json'])
+      writeFileSync(join(dir, f), `\ufeff${readFileSync(join(dir, f), 'utf8')}`);
+    const plain = cli(['why-pending', '-A', '--from', DEMO, ...NOW, '-o', 'json']);
+    const bom = cli(['why-pending', '-A', '--from', dir, ...NOW, '-o', 'json']);
+    expect(bom.stderr).toBe(plain.stderr);
+    expect(JSON.parse(bom.stdout.replaceAll(dir, '<d>'))).toEqual(JSON.parse(plain.stdout.replaceAll(DEMO, '<d>')));
+
+    const bad = join(tmp, 'bom-bad.json');
+    writeFileSync(bad, '\ufeff{\n  "kind": "List",\n  "items": [\n    {"a" 1}\n  ]\n}\n');
+    const r = cli(['why-pending', '-A', '--from', bad, ...NOW]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${bad}:4:10: malformed JSON: Expected ':' after property name`);
+  });
+
+  it('a manifest and a flag file with a BOM', async () => {
+    const f = join(tmp, 'bom-node-groups.yaml');
+    const text = readFileSync(join(ROOT, 'examples', 'preflight', 'node-groups.yaml'), 'utf8');
+    writeFileSync(f, `\ufeff${text}`);
+    expect(await readRegularFile('--node-groups', f)).toBe(text);
+    const dir = join(tmp, 'bom-manifests');
+    cpSync(MANIFESTS, dir, { recursive: true });
+    writeFileSync(join(dir, 'web.yaml'), `\ufeff${readFileSync(join(dir, 'web.yaml'), 'utf8')}`);
+    const r = cli(['preflight', '-f', dir, '--node-groups', f, ...NOW, '-o', 'json']);
+    expect([0, 1]).toContain(r.code);
+    expect(r.stderr).not.toContain('malformed');
+  });
+});
+
+describe('YAML files concatenated without `---`', () => {
+  it('`cat *.yaml | casdoctor preflight -f -` says what went wrong, at the line of the second object (real CLI)', () => {
+    const a = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n';
+    const b = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\n';
+    const f = join(tmp, 'joined.yaml');
+    writeFileSync(f, a + b);
+    const r = cli(['preflight', '-f', f, ...NOW]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${f}:5:1: malformed YAML: duplicate key "apiVersion" in one mapping (kubectl and kustomize reject it: keep one); did you concatenate files without \`---\` between them?`,
+    );
+  });
+
+  it('a duplicate key inside an object gets no such hint', () => {
+    const f = join(tmp, 'dup.yaml');
+    writeFileSync(f, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n  name: b\n');
+    const r = cli(['preflight', '-f', f, ...NOW]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('duplicate key "name" in one mapping (kubectl and kustomize reject it: keep one)');
+    expect(r.stderr).not.toContain('concatenate');
+  });
+});

@@ -89,6 +89,11 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
         `${backoff.length ? ` · in backoff: ${backoff.join(', ')}` : ''}`,
     );
   } else if (raw.provided.has('configMaps')) caLines.push('status ConfigMap: missing');
+  // several log files of CA read as one (rotated, or the previous container's): which, and the window they cover
+  const log = a.caLog;
+  const logFiles = log?.source.kind === 'file' ? log.source.paths : undefined;
+  if (log && logFiles && logFiles.length > 1)
+    caLines.push(`CA log: ${logFiles.length} files merged by time (${logFiles.join(', ')}), ${log.firstTime ?? '?'} to ${log.lastTime ?? '?'}`);
   // is CA running at all: its pod, its log, its metrics (the CA-health checks), first in the overview too
   const healthRun = runChecks(CHECKS, a, 'why-pending');
   const health = caHealthFrom(healthRun.findings);

@@ -8,7 +8,7 @@ import { isCapacityBuffer, isPodTemplate, isProvisioningRequest } from '../model
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
-import { readCaLogFile, sniffCaLog } from './ca-log-file.js';
+import { readCaLogFiles, sniffCaLog } from './ca-log-file.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
 import { internStrings, type InternTable } from './intern.js';
 import {
@@ -101,15 +101,19 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   const pool = new SharedPool(PREFIT_URL, profile, parallel?.workers);
   // one copy of each repeated string across the files of this load (node names in pods and events, owners, images)
   const strings: InternTable = new Map();
+  // every CA log given is one log: rotated files and the previous container's are merged by time (ca-log-file.ts)
+  const caLogFiles: string[] = [];
   try {
     for (const file of files) {
       const kind = await recognise(file);
       if (kind === 'document') await loadFile(inputs, file, profile, read, { ...parallel, pool }, strings);
       else {
         read.onFile?.(file);
-        await loadCaRecordFile(inputs, file, kind, { now, caps: caRecordBytes, keepLogText: fields === 'all' });
+        if (kind === 'ca-log') caLogFiles.push(file);
+        await loadCaRecordFile(inputs, file, kind, { caps: caRecordBytes, keepLogText: fields === 'all' });
       }
     }
+    if (caLogFiles.length) (inputs.caLogs ??= []).push(await readCaLogFiles(caLogFiles, now ? { now } : {}));
   } finally {
     await pool.close();
   }
@@ -298,14 +302,14 @@ async function readBounded(file: string, maxBytes: number): Promise<{ bytes: Buf
   }
 }
 
-/** A file of CA's own record: its log parsed (streamed, bounded), its /metrics or /snapshotz kept as text (bounded). */
+/** A file of CA's own record: its log (parsed by the caller), its /metrics or /snapshotz kept as text (bounded). */
 async function loadCaRecordFile(
   inputs: RawInputs,
   file: string,
   kind: Exclude<FileKind, 'document'>,
-  o: { now?: Date; caps?: LoadOptions['caRecordBytes']; keepLogText: boolean },
+  o: { caps?: LoadOptions['caRecordBytes']; keepLogText: boolean },
 ): Promise<void> {
-  const { now, caps = {} } = o;
+  const { caps = {} } = o;
   if (kind === 'empty') return;
   if (kind === 'unrecognised') {
     inputs.warnings.push(
@@ -314,7 +318,7 @@ async function loadCaRecordFile(
     return;
   }
   if (kind === 'ca-log') {
-    (inputs.caLogs ??= []).push(await readCaLogFile(file, now ? { now } : {}));
+    // parsed with the other log files of the input, once all are known (loadOffline)
     if (o.keepLogText) {
       // `casdoctor snapshot --from` writes the log again: its text, bounded like a live read (live-limits.ts caLogBytes)
       const { bytes, truncated } = await readBounded(file, CA_LOG_TEXT_BYTES);

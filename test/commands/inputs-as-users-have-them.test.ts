@@ -121,6 +121,64 @@ describe('gzip for every input, recognised by its magic bytes', () => {
   });
 });
 
+describe('rotated and several logs of one CA are one log, merged by time', () => {
+  /** The demo's CA log cut into entries (a line with a klog header and the continuation lines after it). */
+  function entries(): string[] {
+    const out: string[] = [];
+    for (const line of readFileSync(join(DEMO, 'cluster-autoscaler.log'), 'utf8').split('\n')) {
+      if (line === '') continue;
+      if (/^[IWEF]\d{4} /.test(line) || out.length === 0) out.push(line);
+      else out[out.length - 1] += `\n${line}`;
+    }
+    return out;
+  }
+  const text = (es: string[]) => `${es.join('\n')}\n`;
+  const strip = ({ source: _source, ...rest }: Record<string, unknown>) => rest;
+
+  it('logrotate\'s .log.2.gz, .log.1 and .log give the summary of the whole log, and the overview names them (real CLI)', async () => {
+    const es = entries();
+    expect(es.length).toBeGreaterThan(30);
+    const dir = gzipCopy('rotated', []);
+    const third = Math.floor(es.length / 3);
+    rmSync(join(dir, 'cluster-autoscaler.log'));
+    writeFileSync(join(dir, 'cluster-autoscaler.log.2.gz'), gzipSync(text(es.slice(0, third))));
+    writeFileSync(join(dir, 'cluster-autoscaler.log.1'), text(es.slice(third, 2 * third)));
+    writeFileSync(join(dir, 'cluster-autoscaler.log'), text(es.slice(2 * third)));
+    const now = new Date(DEMO_NOW);
+    const whole = await loadOffline([DEMO], { now });
+    const rotated = await loadOffline([dir], { now });
+    expect(rotated.caLogs).toHaveLength(1);
+    const log = rotated.caLogs?.[0];
+    expect(log?.source).toEqual({
+      kind: 'file',
+      path: ['cluster-autoscaler.log', 'cluster-autoscaler.log.1', 'cluster-autoscaler.log.2.gz'].map((f) => join(dir, f)).join(', '),
+      paths: ['cluster-autoscaler.log', 'cluster-autoscaler.log.1', 'cluster-autoscaler.log.2.gz'].map((f) => join(dir, f)),
+    });
+    expect(strip(log as never)).toEqual(strip(whole.caLogs?.[0] as never));
+
+    const r = cli(['--from', dir, ...NOW, '-y']);
+    expect(r.stdout).toContain(
+      `CA log: 3 files merged by time (${join(dir, 'cluster-autoscaler.log')}, ${join(dir, 'cluster-autoscaler.log.1')}, ${join(dir, 'cluster-autoscaler.log.2.gz')}), ${whole.caLogs?.[0].firstTime} to ${whole.caLogs?.[0].lastTime}`,
+    );
+    const plain = cli(['--from', DEMO, ...NOW, '-y']);
+    const caHealth = (s: string) => s.slice(s.indexOf('CA health'), s.indexOf('Pending pods'));
+    expect(caHealth(r.stdout)).toBe(caHealth(plain.stdout));
+  });
+
+  it('two files of one CA whose entries interleave (two exports of one window) are merged entry by entry', async () => {
+    const es = entries();
+    const dir = join(tmp, 'interleaved');
+    cpSync(DEMO, dir, { recursive: true });
+    rmSync(join(dir, 'cluster-autoscaler.log'));
+    writeFileSync(join(dir, 'ca-a.log'), text(es.filter((_, i) => i % 2 === 0)));
+    writeFileSync(join(dir, 'ca-b.log'), text(es.filter((_, i) => i % 2 === 1)));
+    const now = new Date(DEMO_NOW);
+    const merged = await loadOffline([dir], { now });
+    const whole = await loadOffline([DEMO], { now });
+    expect(strip(merged.caLogs?.[0] as never)).toEqual(strip(whole.caLogs?.[0] as never));
+  });
+});
+
 describe("a UTF-8 byte-order mark (PowerShell's redirect) is not part of the document", () => {
   it('a JSON dump with a BOM is read, and an error in it is at its real line (real CLI)', () => {
     const dir = join(tmp, 'bom');

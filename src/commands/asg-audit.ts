@@ -94,9 +94,11 @@ export async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditO
 
 export async function runAsgAudit(o: AsgAuditOptions, deps: Deps): Promise<RunResult> {
   requireOutput(o.output, ['table', 'json', 'yaml'], 'asg-audit');
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps);
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   // CA runs another cloud provider: the same audit of its node groups (node-group-audit; asg-audit is the AWS name)
   if (analysis.provider.id !== 'aws') {

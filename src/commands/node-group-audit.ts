@@ -43,9 +43,11 @@ export function stageSummary(g: NodeGroup): string {
 
 export async function runNodeGroupAudit(o: AsgAuditOptions, deps: Deps): Promise<RunResult> {
   requireOutput(o.output, ['table', 'json', 'yaml'], 'node-group-audit');
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps);
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   // AWS: the Auto Scaling group audit, unchanged
   if (analysis.provider.id === 'aws') return auditAsgs(o, deps, raw, analysis);

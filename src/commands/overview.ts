@@ -56,8 +56,10 @@ function countBy<T>(items: T[], key: (t: T) => string | undefined): Array<[strin
 }
 
 export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ data: OverviewData; exitCode: number }> {
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const raw = await gatherInputs(o, deps);
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   // nothing casdoctor reads: an error like every subcommand's, not an all-clear built from nothing
   if (!raw.provided.has('pods') && !raw.provided.has('nodes') && !raw.provided.has('autoScalingGroups')) {
     throw new InputError(

@@ -141,9 +141,11 @@ export function resolveNodeName(arg: string, names: readonly string[]): string {
 /** One complete run: gather, analyse, check, render. */
 export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<ScaleDownRound> {
   const reqs = o.selector ? parseLabelSelector(o.selector) : [];
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps);
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   for (const kind of ['nodes', 'pods'] as const) {
     if (!raw.provided.has(kind)) {
       throw new InputError(

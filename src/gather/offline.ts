@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import type { Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { createGunzip } from 'node:zlib';
@@ -117,12 +117,37 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   } finally {
     await pool.close();
   }
+  for (const p of paths) {
+    const taken = await snapshotTakenAt(p);
+    if (taken && (!inputs.takenAt || taken > inputs.takenAt)) inputs.takenAt = taken;
+  }
   dedupe(inputs);
   refusedKarpenterGaps(inputs);
   scrubCaArgsInDeployments(inputs.deployments);
   // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
   (await import('./externalgrpc-inputs.js')).scrubExternalGrpcConfigMaps(inputs);
   return inputs;
+}
+
+/**
+ * When a `casdoctor snapshot` directory was taken: its README.md's "Taken <time> by casdoctor" line (snapshot-writer.ts),
+ * read bounded; undefined for anything else.
+ */
+async function snapshotTakenAt(dir: string): Promise<string | undefined> {
+  let fh: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    fh = await open(join(dir, 'README.md'), constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await fh.stat()).isFile()) return undefined;
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const m = /^Taken (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) by casdoctor /m.exec(head.toString('utf8', 0, bytesRead));
+    return m && !Number.isNaN(Date.parse(m[1])) ? new Date(m[1]).toISOString() : undefined;
+  } catch {
+    // not a directory, or no README: not a snapshot
+    return undefined;
+  } finally {
+    await fh?.close();
+  }
 }
 
 /** A prefitted item with its strings interned (`internStrings`); anything else as it is. */

@@ -112,11 +112,13 @@ export interface RawInputs {
   caLogs?: CaLogSummary[];
   /** The externalgrpc provider's config texts (a bare nodegroup-config.yaml in --from), credentials already scrubbed. */
   externalGrpcConfigs?: ExternalGrpcConfigInput[];
+  /** A `casdoctor snapshot` directory's own record of when it was taken (its README.md), read with --from. */
+  takenAt?: string;
 }
 
 export type DataKind = Exclude<
   keyof RawInputs,
-  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs'
+  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'takenAt'
 >;
 
 export const DATA_KINDS: readonly DataKind[] = [

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOffline } from '../../src/gather/offline.js';
 import { decompressed, loadableName, readRegularFile, zstdSupported } from '../../src/gather/input-files.js';
 import { InputError } from '../../src/model/errors.js';
+import { dumpTime } from '../../src/simulate/dump-time.js';
 import { cli, DEMO, DEMO_NOW, ROOT } from './run.js';
 
 const NOW = ['--now', DEMO_NOW];
@@ -176,6 +177,50 @@ describe('rotated and several logs of one CA are one log, merged by time', () =>
     const merged = await loadOffline([dir], { now });
     const whole = await loadOffline([DEMO], { now });
     expect(strip(merged.caLogs?.[0] as never)).toEqual(strip(whole.caLogs?.[0] as never));
+  });
+});
+
+describe('without --now, a dump is read as at its own time', () => {
+  it("why-pending and the overview measure ages from the dump's newest record and say so; --now still overrides (real CLI)", () => {
+    const r = cli(['why-pending', '-A', '--from', DEMO]);
+    // the demo's newest record is CA's last log line (its status ConfigMap is 4 s older, its newest event older still)
+    expect(r.stdout.split('\n')[0]).toContain(`now 2026-11-21T09:59:56.124Z (the dump's time; --now overrides) · from ${DEMO}`);
+    expect(r.stdout).not.toContain('ca-status-stale');
+    const json = JSON.parse(cli(['why-pending', '-A', '--from', DEMO, '-o', 'json']).stdout) as { now: string };
+    expect(json.now).toBe('2026-11-21T09:59:56.124Z');
+    const overview = cli(['--from', DEMO, '-y']);
+    expect(overview.stdout).toContain('status ConfigMap: Healthy, updated 4s ago');
+
+    const given = cli(['why-pending', '-A', '--from', DEMO, ...NOW]);
+    expect(given.stdout.split('\n')[0]).toContain(`now 2026-11-21T10:00:00.000Z · from ${DEMO}`);
+  });
+
+  it("a snapshot's own record of when it was taken is the newest; a dump with no time says the clock is the wall's", async () => {
+    const dir = join(tmp, 'snapshot-record');
+    cpSync(DEMO, dir, { recursive: true });
+    writeFileSync(join(dir, 'README.md'), '# casdoctor snapshot\n\nTaken 2026-11-21T10:00:07.000Z by casdoctor 1.0.0 from live: prod.\n');
+    const raw = await loadOffline([dir]);
+    expect(raw.takenAt).toBe('2026-11-21T10:00:07.000Z');
+    expect(dumpTime(raw)).toEqual({ at: new Date('2026-11-21T10:00:07.000Z'), from: "the snapshot's record" });
+    // the demo's own README is no snapshot's
+    expect((await loadOffline([join(DEMO, 'nodes.json')])).takenAt).toBeUndefined();
+
+    const bare = join(tmp, 'no-time');
+    cpSync(DEMO, bare, { recursive: true, filter: (f) => !/(events\.json|configmaps-kube-system\.json|cluster-autoscaler\.log|README\.md)$/.test(f) });
+    const r = cli(['why-pending', '-A', '--from', bare]);
+    expect(r.stdout.split('\n')[0]).toMatch(/now \d{4}-\d\d-\d\dT[\d:.]+Z \(the wall clock: the dump holds no time; pass --now\)/);
+  });
+
+  it('the newest of the status ConfigMap, the events and the log wins, whichever it is', async () => {
+    const raw = await loadOffline([DEMO]);
+    expect(dumpTime(raw)?.from).toBe("CA's log");
+    const noLog = { ...raw, caLogs: [] };
+    // CA's status and its last event were written in the same loop
+    expect(dumpTime(noLog)?.at.toISOString()).toBe('2026-11-21T09:59:55.392Z');
+    expect(dumpTime({ ...noLog, events: [] })?.from).toBe("CA's status ConfigMap");
+    const noStatus = { ...noLog, configMaps: [] };
+    expect(dumpTime(noStatus)?.from).toBe('the newest event');
+    expect(dumpTime({ ...noStatus, events: [] })).toBeUndefined();
   });
 });
 

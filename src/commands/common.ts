@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { shedLoadGarbage } from '../gather/shed-garbage.js';
 import type { CaConfig } from '../model/ca-config.js';
 import { InputError, UsageError } from '../model/errors.js';
+import { shellCommand } from '../model/shell.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { type JsonReport, jsonChunks } from '../report/json.js';
 import { safeJsonText, safeText } from '../report/sanitize.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { dumpTime } from '../simulate/dump-time.js';
+import { looksLikeManifests } from '../simulate/partial-input.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import type { Deps, GlobalOptions } from './types.js';
 
@@ -255,6 +257,12 @@ export async function gatherInputs(
       const now = opts.now !== undefined ? resolveNow(opts, deps) : undefined;
       const inputs = await loadOffline(opts.from, { fields, ...(now ? { now } : {}), onFile: (f) => progress.update(`reading ${f}`) });
       shedLoadGarbage();
+      // workload manifests given where a dump belongs (preflight reads a cluster's NodePools from --from beside its -f)
+      if (!('filename' in opts) && looksLikeManifests(inputs)) {
+        throw new InputError(
+          `${opts.from.join(', ')}: these look like manifests (no Node, and no object has the uid, resourceVersion or status the API server adds): did you mean ${shellCommand(['casdoctor', 'preflight', ...opts.from.flatMap((f) => ['-f', f])])}? A cluster dump is \`kubectl get pods,nodes -A -o json\` output`,
+        );
+      }
       return inputs;
     }
     const { gatherLive } = await import('../gather/live.js');

@@ -7,6 +7,7 @@ import { createGunzip } from 'node:zlib';
 import { isCapacityBuffer, isPodTemplate, isProvisioningRequest } from '../model/ca-crds.js';
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
+import { partialPods } from '../simulate/partial-input.js';
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
 import { readCaLogFiles, sniffCaLog } from './ca-log-file.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
@@ -121,7 +122,12 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
     const taken = await snapshotTakenAt(p);
     if (taken && (!inputs.takenAt || taken > inputs.takenAt)) inputs.takenAt = taken;
   }
+  const pods = podsHow.get(inputs);
+  if (pods && pods.loose > 0 && !pods.listed) inputs.podsOneByOne = true;
   dedupe(inputs);
+  // one namespace's pods, or single pods: the answers that need the rest say "not evaluated" (partial-input.ts)
+  const partial = partialPods(inputs);
+  if (partial) inputs.podsPartial = partial;
   refusedKarpenterGaps(inputs);
   scrubCaArgsInDeployments(inputs.deployments);
   // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
@@ -572,11 +578,27 @@ function addDocument(
     let n = 0;
     for (const item of doc.items)
       n += addKubeObject(inputs, sink, item, file, problems, profile, itemKind, doc.apiVersion);
+    if (itemKind === 'Pod' || doc.items.some((i) => isPodItem(i))) podsRead(inputs).listed = true;
     return n;
   }
-  if (typeof doc.kind === 'string' && isObject(doc.metadata))
+  if (typeof doc.kind === 'string' && isObject(doc.metadata)) {
+    // `kubectl get pod NAME -o json` prints the one Pod, not a List: a dump of some pods, not the cluster's
+    if (doc.kind === 'Pod') podsRead(inputs).loose++;
     return addKubeObject(inputs, sink, doc, file, problems, profile);
+  }
   return addAwsOutput(inputs, doc, file, problems);
+}
+
+/** How the pods of a load came: in Lists (kubectl get pods), or as single objects (kubectl get pod NAME). */
+const podsHow = new WeakMap<RawInputs, { loose: number; listed: boolean }>();
+function podsRead(inputs: RawInputs): { loose: number; listed: boolean } {
+  let r = podsHow.get(inputs);
+  if (!r) podsHow.set(inputs, (r = { loose: 0, listed: false }));
+  return r;
+}
+function isPodItem(i: unknown): boolean {
+  if (i instanceof Prefitted) return i.target === 'pods';
+  return isObject(i) && i.kind === 'Pod';
 }
 
 const unknownKindsWarned = new WeakMap<RawInputs, Set<string>>();

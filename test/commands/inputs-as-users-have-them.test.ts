@@ -224,6 +224,79 @@ describe('without --now, a dump is read as at its own time', () => {
   });
 });
 
+describe('partial and wrong-kind inputs are recognised, never diagnosed as a cluster', () => {
+  /** The demo with pods.json cut down to what `keep` keeps; `one` writes the single pod as kubectl get pod NAME does. */
+  function partialCopy(name: string, keep: (p: { metadata: { namespace: string; name: string } }) => boolean, one = false): string {
+    const dir = join(tmp, name);
+    cpSync(DEMO, dir, { recursive: true });
+    const pods = JSON.parse(readFileSync(join(dir, 'pods.json'), 'utf8')) as { items: Array<{ metadata: { namespace: string; name: string } }> };
+    pods.items = pods.items.filter(keep);
+    writeFileSync(join(dir, 'pods.json'), JSON.stringify(one ? pods.items[0] : pods, null, 4));
+    return dir;
+  }
+
+  it('pods of one namespace: no "CA is not scaling", no "fits an existing node"; not evaluated with what to add (real CLI)', () => {
+    const dir = partialCopy('web-only', (p) => p.metadata.namespace === 'web');
+    const whole = JSON.parse(cli(['why-pending', '-A', '--from', DEMO, ...NOW, '-o', 'json']).stdout) as Report;
+    type Report = { pods: Array<{ namespace: string; name: string; verdict: string; summary: string }>; skipped: Array<{ checkId: string; detail: string }> };
+    // on the whole demo the web pod fits no node (the nodes are full of other namespaces' pods)
+    const api = (r: Report) => r.pods.find((p) => p.name.startsWith('api-'));
+    expect(api(whole)?.verdict).not.toBe('fits-existing-node');
+    const r = cli(['why-pending', '-A', '--from', dir, ...NOW, '-o', 'json']);
+    const part = JSON.parse(r.stdout) as Report;
+    expect(api(part)?.verdict).toBe('not-evaluated');
+    expect(api(part)?.summary).toMatch(
+      /^whether it fits existing node \S+ is not known: the input holds no pods of namespace\(s\) analytics, batch, databases, kube-system, ml and 3 more, whose workloads run pods \(pods of namespace web only, as `kubectl get pods -n NAMESPACE` prints\): add `kubectl get pods -A -o json`$/,
+    );
+    expect(part.pods.every((p) => p.verdict !== 'fits-existing-node')).toBe(true);
+    expect(part.skipped.find((s) => s.checkId === 'ca-pod-unhealthy')?.detail).toContain('the input holds no pods of namespace(s)');
+    expect(part.skipped.find((s) => s.checkId === 'pod-fits-existing-node')).toBeDefined();
+    const text = cli(['--from', dir, ...NOW, '-y']).stdout;
+    expect(text).not.toContain('CA IS NOT SCALING NOW');
+    expect(text).not.toContain('ca-pod-unhealthy');
+  });
+
+  it('one pod (kubectl get pod NAME -o json) is recognised as one pod, not a cluster', () => {
+    const dir = partialCopy('one-pod', (p) => p.metadata.name === 'api-5jnmtxgjl-prp7m', true);
+    const r = JSON.parse(cli(['why-pending', '-A', '--from', dir, ...NOW, '-o', 'json']).stdout) as {
+      pods: Array<{ verdict: string; summary: string }>;
+      skipped: Array<{ checkId: string; detail: string }>;
+    };
+    expect(r.pods).toHaveLength(1);
+    expect(r.pods[0].verdict).toBe('not-evaluated');
+    expect(r.pods[0].summary).toContain("the input's pods came one by one (1 Pod object(s), as `kubectl get pod NAME -o json` prints), not as the cluster's list: add `kubectl get pods -A -o json`");
+    expect(r.skipped.find((s) => s.checkId === 'ca-pod-unhealthy')?.detail).toContain('one by one');
+  });
+
+  it("no CA pod in the input while CA's status ConfigMap is seconds old: not evaluated, not \"CA has no pod\"", () => {
+    // only CA's own pod left out: every namespace still has pods, so only the fresh status says the input is partial
+    const dir = partialCopy('no-ca-pod', (p) => !p.metadata.name.startsWith('cluster-autoscaler-'));
+    const r = JSON.parse(cli(['why-pending', '-A', '--from', dir, ...NOW, '-o', 'json']).stdout) as {
+      findings: Array<{ checkId: string }>;
+      skipped: Array<{ checkId: string; detail: string }>;
+    };
+    expect(r.findings.map((f) => f.checkId)).not.toContain('ca-pod-unhealthy');
+    expect(r.skipped.find((s) => s.checkId === 'ca-pod-unhealthy')?.detail).toBe(
+      "no pod of kube-system/cluster-autoscaler is in the input, yet CA's status ConfigMap was updated 8s before the report's time: the input's pods are partial; add `kubectl -n kube-system get pods -o json`",
+    );
+    // a stale status says nothing of the sort: CA may really be gone
+    const stale = JSON.parse(cli(['why-pending', '-A', '--from', dir, '--now', '2026-11-21T11:00:00Z', '-o', 'json']).stdout) as { findings: Array<{ checkId: string }> };
+    expect(stale.findings.map((f) => f.checkId)).toContain('ca-pod-unhealthy');
+  });
+
+  it('workload manifests given to --from: "did you mean preflight -f?" (real CLI)', () => {
+    const r = cli(['--from', MANIFESTS, ...NOW, '-y']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `error: ${MANIFESTS}: these look like manifests (no Node, and no object has the uid, resourceVersion or status the API server adds): did you mean casdoctor preflight -f ${MANIFESTS}?`,
+    );
+    expect(r.stdout).not.toContain('CA IS NOT SCALING NOW');
+    // preflight itself may read a cluster's objects from --from beside its -f
+    const pf = cli(['preflight', '-f', MANIFESTS, '--from', join(ROOT, 'test', 'fixtures', 'preflight-corpus', 'pods-only-dump'), ...NOW, '-o', 'json']);
+    expect(pf.stderr).not.toContain('look like manifests');
+  });
+});
+
 describe("a UTF-8 byte-order mark (PowerShell's redirect) is not part of the document", () => {
   it('a JSON dump with a BOM is read, and an error in it is at its real line (real CLI)', () => {
     const dir = join(tmp, 'bom');

@@ -30,7 +30,7 @@ import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js'
 export interface OverviewData {
   ca: string[];
   pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; blocked: string[] };
-  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]> };
+  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]>; notEvaluated?: string };
   asg: { error: number; warning: number; info: number; top: Finding[] };
   iam: string;
   /** CA's cloud provider when it is not aws: its id and which of its inputs it runs with (ConfigMap or file). */
@@ -120,7 +120,9 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
 
   const karpenterNodeNames = new Set(raw.nodes.filter(isKarpenterNode).map((n) => n.metadata.name ?? ''));
   let scaleDown: OverviewData['scaleDown'] = { nodes: 0, removable: 0, topReasons: [] };
-  if (raw.provided.has('nodes')) {
+  // a node whose pods the dump left out looks empty: no "removable" from part of the pods
+  if (raw.podsPartial) scaleDown = { ...scaleDown, notEvaluated: raw.podsPartial.detail };
+  else if (raw.provided.has('nodes')) {
     const sd = analyzeScaleDown(a);
     scaleDown = {
       nodes: sd.nodes.length,
@@ -234,7 +236,9 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   }
   lines.push('', s.bold('Scale-down'));
   lines.push(
-    `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
+    d.scaleDown.notEvaluated
+      ? `  not evaluated: ${t(d.scaleDown.notEvaluated)}`
+      : `  ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
   );
   if (k) {
     lines.push('', s.bold('Karpenter'), ...k.lines.map((l) => `  ${t(l)}`));

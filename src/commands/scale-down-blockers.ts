@@ -155,6 +155,8 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
       );
     }
   }
+  // a node whose pods the dump left out looks empty, hence "removable": scale-down needs every pod, as a missing list
+  if (raw.podsPartial) throw new InputError(`scale-down cannot be evaluated on part of the cluster's pods: ${raw.podsPartial.detail}`);
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   const names = raw.nodes.map((n) => n.metadata.name ?? '');
   if (o.node) o = { ...o, node: resolveNodeName(o.node, names) };

@@ -254,6 +254,12 @@ describe('partial and wrong-kind inputs are recognised, never diagnosed as a clu
     const text = cli(['--from', dir, ...NOW, '-y']).stdout;
     expect(text).not.toContain('CA IS NOT SCALING NOW');
     expect(text).not.toContain('ca-pod-unhealthy');
+    // nodes whose pods were left out look empty: no "removable" from part of the pods
+    expect(text).toContain('Scale-down\n  not evaluated: the input holds no pods of namespace(s) analytics,');
+    const sd = cli(['scale-down-blockers', '--from', dir, ...NOW]);
+    expect(sd.code).toBe(2);
+    expect(sd.stderr).toContain("error: scale-down cannot be evaluated on part of the cluster's pods: the input holds no pods of namespace(s) analytics,");
+    expect(sd.stdout).not.toContain('removable');
   });
 
   it('one pod (kubectl get pod NAME -o json) is recognised as one pod, not a cluster', () => {

@@ -122,7 +122,8 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   let scaleDown: OverviewData['scaleDown'] = { nodes: 0, removable: 0, topReasons: [] };
   // a node whose pods the dump left out looks empty: no "removable" from part of the pods
   if (raw.podsPartial) scaleDown = { ...scaleDown, notEvaluated: raw.podsPartial.detail };
-  else if (raw.provided.has('nodes')) {
+  else if (!raw.provided.has('nodes')) scaleDown = { ...scaleDown, notEvaluated: 'no Nodes in the input (add `kubectl get nodes -o json`)' };
+  else {
     const sd = analyzeScaleDown(a);
     scaleDown = {
       nodes: sd.nodes.length,

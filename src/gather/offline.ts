@@ -128,6 +128,11 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   // one namespace's pods, or single pods: the answers that need the rest say "not evaluated" (partial-input.ts)
   const partial = partialPods(inputs);
   if (partial) inputs.podsPartial = partial;
+  // pods without the nodes they run on: a dump of part of the cluster, said once (the checks that need nodes skip)
+  if (inputs.provided.has('pods') && !inputs.provided.has('nodes'))
+    inputs.warnings.push(
+      'no Nodes in the input: whether a Pending pod fits an existing node, and scale-down, are not evaluated (add `kubectl get nodes -o json`)',
+    );
   refusedKarpenterGaps(inputs);
   scrubCaArgsInDeployments(inputs.deployments);
   // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)

@@ -290,6 +290,17 @@ describe('partial and wrong-kind inputs are recognised, never diagnosed as a clu
     expect(stale.findings.map((f) => f.checkId)).toContain('ca-pod-unhealthy');
   });
 
+  it('a dump without nodes says so once, and the overview does not count nodes it was not given', () => {
+    const dir = join(tmp, 'no-nodes');
+    cpSync(DEMO, dir, { recursive: true, filter: (f) => !f.endsWith('nodes.json') });
+    const w = cli(['why-pending', '-A', '--from', dir, ...NOW]);
+    expect(w.stderr).toContain(
+      'warning: no Nodes in the input: whether a Pending pod fits an existing node, and scale-down, are not evaluated (add `kubectl get nodes -o json`)',
+    );
+    const r = cli(['--from', dir, ...NOW, '-y']);
+    expect(r.stdout).toContain('Scale-down\n  not evaluated: no Nodes in the input (add `kubectl get nodes -o json`)');
+  });
+
   it('workload manifests given to --from: "did you mean preflight -f?" (real CLI)', () => {
     const r = cli(['--from', MANIFESTS, ...NOW, '-y']);
     expect(r.code).toBe(2);

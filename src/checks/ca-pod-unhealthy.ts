@@ -1,5 +1,7 @@
+import { formatDurationShort } from '../model/duration.js';
 import { shellCommand } from '../model/shell.js';
 import { caPodProblems, caPodsHealth, type CaPodProblemKind } from '../simulate/ca-health.js';
+import { podsMissingIn } from '../simulate/partial-input.js';
 import { defineCheck } from './define-check.js';
 
 const SEVERITY: Record<CaPodProblemKind, 'error' | 'warning'> = {
@@ -35,7 +37,20 @@ export default defineCheck({
     const a = ctx.analysis;
     const health = caPodsHealth(a.ca, a.raw.deployments, a.raw.pods);
     const dep = `${a.ca.deployment?.namespace ?? 'kube-system'}/${a.ca.deployment?.name ?? 'cluster-autoscaler'}`;
-    for (const p of caPodProblems(health)) {
+    const problems = caPodProblems(health);
+    // "no pod" from an input that left CA's pods out is no alarm: the input's pods are partial, or CA's status
+    // ConfigMap was written moments ago (only a running CA writes it)
+    if (problems.some((p) => p.kind === 'no-pod')) {
+      const ns = a.ca.deployment?.namespace ?? 'kube-system';
+      const st = a.caStatus;
+      const partial = podsMissingIn(a.podsPartial, ns) ? a.podsPartial?.detail : undefined;
+      const fresh =
+        st && !st.stale && st.ageMs !== undefined
+          ? `no pod of ${dep} is in the input, yet CA's status ConfigMap was updated ${formatDurationShort(Math.max(0, Math.round(st.ageMs / 1000)) * 1000)} before the report's time: the input's pods are partial; add \`${shellCommand(['kubectl', '-n', ns, 'get', 'pods', '-o', 'json'])}\``
+          : undefined;
+      if (partial || fresh) return ctx.skip('partial', partial ?? (fresh as string));
+    }
+    for (const p of problems) {
       const ns = p.pod?.namespace ?? a.ca.deployment?.namespace ?? 'kube-system';
       const subject = p.pod
         ? { kind: 'Pod', name: p.pod.name, namespace: p.pod.namespace }

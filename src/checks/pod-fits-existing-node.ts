@@ -16,6 +16,9 @@ export default defineCheck({
     upstream: 'cluster-autoscaler core/podlistprocessor/filter_out_schedulable.go',
   },
   run(ctx) {
+    // a node that looks free may hold the pods the input left out
+    const partial = ctx.analysis.podsPartial;
+    if (partial) return ctx.skip('partial', partial.detail);
     for (const p of pendingAnalyses(ctx.analysis)) {
       if (p.report.verdict !== 'fits-existing-node') continue;
       const node = p.report.scheduler.nodes.find((n) => n.fits)?.name ?? '?';

@@ -12,9 +12,11 @@ export type AuditCommand = 'asg-audit' | 'node-group-audit';
 /** Either audit command: gathers, builds the Analysis, and runs the audit of CA's provider under the command's name. */
 export async function runAudit(o: AsgAuditOptions, deps: Deps, command: AuditCommand): Promise<RunResult> {
   requireOutput(o.output, ['table', 'json', 'yaml'], command);
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps);
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   // the Auto Scaling group audit is AWS's (asg-audit is its name there; node-group-audit says the same on AWS)
   if (analysis.provider.id === 'aws') return auditAsgs(o, deps, raw, analysis);

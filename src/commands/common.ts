@@ -2,10 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { shedLoadGarbage } from '../gather/shed-garbage.js';
 import type { CaConfig } from '../model/ca-config.js';
 import { InputError, UsageError } from '../model/errors.js';
+import { shellCommand } from '../model/shell.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { type JsonReport, jsonChunks } from '../report/json.js';
 import { safeJsonText, safeText } from '../report/sanitize.js';
 import type { Analysis } from '../simulate/analysis.js';
+import { dumpTime } from '../simulate/dump-time.js';
+import { looksLikeManifests } from '../simulate/partial-input.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import type { Deps, GlobalOptions } from './types.js';
 
@@ -122,9 +125,21 @@ export function renderNames(type: string, names: readonly string[]): string {
   return names.map((n) => `${type}/${safeText(n)}\n`).join('');
 }
 
-/** Parses --now; default is the real clock. */
-export function resolveNow(opts: GlobalOptions, deps: Deps): Date {
-  if (opts.now === undefined) return deps.realNow();
+/** What a report's clock is, for its header: the dump's own time, or the wall clock for a dump that holds none. */
+const NOW_SOURCES = new WeakMap<Date, 'dump' | 'wall-clock-for-dump'>();
+
+/**
+ * Parses --now. Without it, a --from run is as at the dump's own time (the newest of a snapshot's record, CA's status
+ * ConfigMap, the newest event, CA's last log line: `raw` once gathered), and a live run is as at the real clock.
+ */
+export function resolveNow(opts: GlobalOptions, deps: Deps, raw?: RawInputs): Date {
+  if (opts.now === undefined) {
+    if (!raw || opts.from.length === 0) return deps.realNow();
+    const dump = dumpTime(raw);
+    const d = dump ? new Date(dump.at.getTime()) : deps.realNow();
+    NOW_SOURCES.set(d, dump ? 'dump' : 'wall-clock-for-dump');
+    return d;
+  }
   // RFC 3339: date, 'T', time, zone
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(opts.now)) {
     throw new UsageError(
@@ -198,9 +213,15 @@ export function reportHeader(
   provider?: { id: string; source: string },
 ): { ca: string; now: string; source: string } {
   const from = opts.from.length ? `from ${opts.from.join(', ')}` : 'live';
+  const clock = NOW_SOURCES.get(now);
   return {
     ca: caHeaderText(ca, caDetail),
-    now: now.toISOString(),
+    now:
+      clock === 'dump'
+        ? `${now.toISOString()} (the dump's time; --now overrides)`
+        : clock === 'wall-clock-for-dump'
+          ? `${now.toISOString()} (the wall clock: the dump holds no time; pass --now)`
+          : now.toISOString(),
     // AWS's source is the input itself; another provider says which of its inputs it runs with (ConfigMap or file)
     source: provider && provider.id !== 'aws' ? `${from} · ${provider.id} groups from ${provider.source}` : from,
   };
@@ -236,6 +257,12 @@ export async function gatherInputs(
       const now = opts.now !== undefined ? resolveNow(opts, deps) : undefined;
       const inputs = await loadOffline(opts.from, { fields, ...(now ? { now } : {}), onFile: (f) => progress.update(`reading ${f}`) });
       shedLoadGarbage();
+      // workload manifests given where a dump belongs (preflight reads a cluster's NodePools from --from beside its -f)
+      if (!('filename' in opts) && looksLikeManifests(inputs)) {
+        throw new InputError(
+          `${opts.from.join(', ')}: these look like manifests (no Node, and no object has the uid, resourceVersion or status the API server adds): did you mean ${shellCommand(['casdoctor', 'preflight', ...opts.from.flatMap((f) => ['-f', f])])}? A cluster dump is \`kubectl get pods,nodes -A -o json\` output`,
+        );
+      }
       return inputs;
     }
     const { gatherLive } = await import('../gather/live.js');

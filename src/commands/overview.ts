@@ -36,7 +36,7 @@ export interface OverviewData {
   pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; notEvaluated?: number; blocked: string[]; caNotRunning?: number };
   /** Karpenter without Cluster Autoscaler: the overview is Karpenter's (no CA, ASG or IAM section). */
   karpenterOnly?: boolean;
-  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]>; caNotRunning?: boolean };
+  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]>; caNotRunning?: boolean; notEvaluated?: string };
   asg: { error: number; warning: number; info: number; top: Finding[] };
   iam: string;
   /** CA's cloud provider when it is not aws: its id and which of its inputs it runs with (ConfigMap or file). */
@@ -62,8 +62,10 @@ function countBy<T>(items: T[], key: (t: T) => string | undefined): Array<[strin
 }
 
 export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ data: OverviewData; exitCode: number }> {
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const raw = await gatherInputs(o, deps);
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   // nothing casdoctor reads: an error like every subcommand's, not an all-clear built from nothing
   if (!raw.provided.has('pods') && !raw.provided.has('nodes') && !raw.provided.has('autoScalingGroups')) {
     throw new InputError(
@@ -95,6 +97,11 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
         `${backoff.length ? ` · in backoff: ${backoff.join(', ')}` : ''}`,
     );
   } else if (raw.provided.has('configMaps')) caLines.push('status ConfigMap: missing');
+  // several log files of CA read as one (rotated, or the previous container's): which, and the window they cover
+  const log = a.caLog;
+  const logFiles = log?.source.kind === 'file' ? log.source.paths : undefined;
+  if (log && logFiles && logFiles.length > 1)
+    caLines.push(`CA log: ${logFiles.length} files merged by time (${logFiles.join(', ')}), ${log.firstTime ?? '?'} to ${log.lastTime ?? '?'}`);
   // is CA running at all: its pod, its log, its metrics (the CA-health checks), first in the overview too
   const healthRun = runChecks(CHECKS, a, 'why-pending');
   const health = caHealthFrom(healthRun.findings);
@@ -122,7 +129,10 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
 
   const karpenterNodeNames = new Set(raw.nodes.filter(isKarpenterNode).map((n) => n.metadata.name ?? ''));
   let scaleDown: OverviewData['scaleDown'] = { nodes: 0, removable: 0, topReasons: [] };
-  if (raw.provided.has('nodes') && !karpenterOnly) {
+  // a node whose pods the dump left out looks empty: no "removable" from part of the pods
+  if (raw.podsPartial) scaleDown = { ...scaleDown, notEvaluated: raw.podsPartial.detail };
+  else if (!raw.provided.has('nodes')) scaleDown = { ...scaleDown, notEvaluated: 'no Nodes in the input (add `kubectl get nodes -o json`)' };
+  else if (!karpenterOnly) {
     const sd = analyzeScaleDown(a);
     scaleDown = {
       nodes: sd.nodes.length,
@@ -257,6 +267,7 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   if (!d.karpenterOnly) {
     lines.push('', s.bold('Scale-down'));
     lines.push(
+      d.scaleDown.notEvaluated ? `  not evaluated: ${t(d.scaleDown.notEvaluated)}` :
       `  ${d.scaleDown.caNotRunning ? `${s.red('CA is not running: nothing is scaled down')}; once it runs: ${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable` : `${d.scaleDown.removable} of ${d.scaleDown.nodes} nodes removable now`}${d.scaleDown.topReasons.length ? `; kept: ${t(d.scaleDown.topReasons.map(([r, n]) => `${n} ${r}`).join(', '))}` : ''}`,
     );
   }

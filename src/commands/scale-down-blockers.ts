@@ -142,9 +142,11 @@ export function resolveNodeName(arg: string, names: readonly string[]): string {
 /** One complete run: gather, analyse, check, render. */
 export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<ScaleDownRound> {
   const reqs = o.selector ? parseLabelSelector(o.selector) : [];
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps);
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   for (const kind of ['nodes', 'pods'] as const) {
     if (!raw.provided.has(kind)) {
       throw new InputError(
@@ -154,6 +156,8 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
       );
     }
   }
+  // a node whose pods the dump left out looks empty, hence "removable": scale-down needs every pod, as a missing list
+  if (raw.podsPartial) throw new InputError(`scale-down cannot be evaluated on part of the cluster's pods: ${raw.podsPartial.detail}`);
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   const names = raw.nodes.map((n) => n.metadata.name ?? '');
   if (o.node) o = { ...o, node: resolveNodeName(o.node, names) };

@@ -71,10 +71,12 @@ export async function runSnapshot(o: SnapshotOptions, deps: Deps): Promise<RunRe
     throw new UsageError(`snapshot: --redact-map ${o.redactMap} must not be inside ${o.dir}: it undoes the redaction`);
   }
   if (o.redactSalt === '') throw new UsageError('snapshot: --redact-salt must not be empty');
-  const takenAt = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   await writeErrors(o.dir, () => checkSnapshotDir(o.dir!, o.force)); // before a long live gather
   const raw = await gatherInputs(o, deps, 'all');
+  // without --now, a dump is read as at its own time
+  const takenAt = resolveNow(o, deps, raw);
   if (raw.provided.size === 0) {
     throw new InputError(
       o.from.length

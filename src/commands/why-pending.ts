@@ -169,7 +169,7 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
 
 /** Lists Pending pods (namespace, age, CA's last event) and lets the user choose one. */
 async function pickPendingPod(raw: RawInputs, o: WhyPendingOptions, deps: Deps) {
-  const now = resolveNow(o, deps);
+  const now = resolveNow(o, deps, raw);
   const ns = o.allNamespaces ? undefined : o.namespace;
   const pending = raw.pods
     .filter((p) => isPendingCandidate(p) && (ns === undefined || p.metadata.namespace === ns))
@@ -230,9 +230,11 @@ function rejectInvalidQuantities(pods: Pod[]): void {
 
 /** One complete run: gather, analyse, check, render; with a sink, -o json|yaml is written to it instead of returned. */
 export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<WhyPendingRound> {
-  const now = resolveNow(o, deps);
+  resolveNow(o, deps); // a bad --now fails before a long gather
   const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
   const raw = await gatherInputs(o, deps, 'why-pending');
+  // without --now, a dump is read as at its own time
+  const now = resolveNow(o, deps, raw);
   if (!raw.provided.has('pods')) {
     throw new InputError(
       o.from.length

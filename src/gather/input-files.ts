@@ -3,6 +3,8 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
 import { InputError } from '../model/errors.js';
 
 /** What went wrong with a file, in words (for an errno error); "cannot be read (CODE)" for the rare rest. */
@@ -45,15 +47,90 @@ export async function readRegularFile(label: string, path: string): Promise<stri
   } catch (e) {
     throw fileError(label, path, e);
   }
+  let bytes: Buffer;
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new InputError(`${label ? `${label} ` : ''}${path}: not a regular file`, path);
-    return await fh.readFile('utf8');
+    bytes = await fh.readFile();
   } catch (e) {
     throw fileError(label, path, e);
   } finally {
     await fh.close();
   }
+  return inputText(await decompressed(label, path, bytes));
+}
+
+/** A file's compression, from its magic bytes (never its name): gzip (1f 8b) or zstd (28 b5 2f fd). */
+export function compressionOf(head: Uint8Array): 'gzip' | 'zstd' | undefined {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (head.length >= 4 && head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd) return 'zstd';
+  return undefined;
+}
+
+/**
+ * How much a compressed input may expand to: V8's longest string (what a text input can be at all). A decompression
+ * bomb stops here instead of filling memory.
+ */
+export const MAX_DECOMPRESSED_BYTES = (1 << 29) - 24;
+
+type ZstdZlib = {
+  zstdDecompress?: (b: Buffer, o: { maxOutputLength: number }, cb: (e: Error | null, r: Buffer) => void) => void;
+  createZstdDecompress?: () => NodeJS.ReadWriteStream;
+};
+/** zstd where the runtime has it (Node ≥ 22.15); Node 20's zlib has none. */
+export const zstdSupported = (): boolean => typeof (zlib as ZstdZlib).zstdDecompress === 'function';
+
+/** What to do with a zstd file on a runtime without zstd. */
+export function zstdUnsupported(label: string, path: string): InputError {
+  return new InputError(
+    `${label ? `${label} ` : ''}${path}: zstd-compressed, and this Node.js (${process.version}) cannot decompress zstd: decompress it first (\`zstd -d -k ${path}\`) or use gzip`,
+    path,
+  );
+}
+
+/**
+ * The bytes of an input, decompressed when they are gzip or zstd (by magic bytes), at most `max` bytes of output: more
+ * is an InputError (a bomb, or a dump too large to hold as text) that says how to read it instead.
+ */
+export async function decompressed(label: string, path: string, bytes: Buffer, max = MAX_DECOMPRESSED_BYTES): Promise<Buffer> {
+  const kind = compressionOf(bytes);
+  if (!kind) return bytes;
+  const at = `${label ? `${label} ` : ''}${path}`;
+  try {
+    if (kind === 'gzip') return await promisify(zlib.gunzip)(bytes, { maxOutputLength: max });
+    const z = zlib as ZstdZlib;
+    if (!z.zstdDecompress) throw zstdUnsupported(label, path);
+    return await promisify(z.zstdDecompress)(bytes, { maxOutputLength: max });
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError)
+      throw new InputError(
+        `${at}: decompresses to more than ${Math.floor(max / (1 << 20))} MiB (a decompression bomb?); refused: decompress it yourself and pass the result if it is a real dump`,
+        path,
+      );
+    throw new InputError(`${at}: ${kind} data that cannot be decompressed (${e instanceof Error ? e.message : String(e)})`, path);
+  }
+}
+
+/** UTF-8 text of an input, without the byte-order mark PowerShell's redirects write (lines and columns stay right). */
+export function inputText(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return stripBom(text);
+}
+
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * Whether a walk reads a file of this name: its extension is one of `extensions` once a compression suffix (.gz, .zst)
+ * and a rotation number (logrotate's `.1`, `.log.1.gz`) are set aside. Content decides what the file is.
+ */
+export function loadableName(name: string, extensions: ReadonlySet<string>): boolean {
+  const lower = name.toLowerCase();
+  if (extensions.has(extname(lower))) return true;
+  const base = lower.replace(/\.(?:gz|zst|zstd)$/, '').replace(/\.\d{1,4}$/, '');
+  return base !== lower && extensions.has(extname(base));
 }
 
 /**
@@ -89,7 +166,7 @@ async function walk(label: string, dir: string, extensions: ReadonlySet<string>,
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
     const full = join(dir, e.name);
-    const loadable = extensions.has(extname(e.name).toLowerCase());
+    const loadable = loadableName(e.name, extensions);
     if (e.isDirectory()) out.push(...(await walk(label, full, extensions, warnings)));
     else if (e.isFile()) {
       if (loadable) out.push(full);

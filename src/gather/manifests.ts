@@ -9,6 +9,8 @@ import type { LocatedObject, ManifestSet } from '../model/preflight.js';
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
 import {
   aliasBomb,
+  decompressed,
+  inputText,
   isAliasBomb,
   isStackOverflow,
   listInputFiles,
@@ -186,7 +188,8 @@ async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin)
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  // `helm template | gzip` or a PowerShell pipe's byte-order mark, as for a file
+  return inputText(await decompressed('-f', STDIN_LABEL, Buffer.concat(chunks)));
 }
 
 export interface ParsedManifests {

@@ -1,25 +1,34 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename, extname, join } from 'node:path';
+import type { Transform } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { createGunzip } from 'node:zlib';
 import { isCapacityBuffer, isPodTemplate, isProvisioningRequest } from '../model/ca-crds.js';
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
+import { partialPods } from '../simulate/partial-input.js';
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
-import { readCaLogFile, sniffCaLog } from './ca-log-file.js';
+import { readCaLogFiles, sniffCaLog } from './ca-log-file.js';
 import { sniffKarpenterLog } from '../simulate/providers/karpenter/log/index.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
 import { internStrings, type InternTable } from './intern.js';
 import {
   aliasBomb,
+  compressionOf,
+  decompressed,
   fileError,
+  inputText,
   isAliasBomb,
   isStackOverflow,
   listInputFiles,
   MAX_LIST_NESTING,
+  stripBom,
   MAX_YAML_ALIASES,
   tooDeep,
   WarningCounter,
+  zstdSupported,
+  zstdUnsupported,
 } from './input-files.js';
 import { type FieldProfile, fitToShape } from './shape.js';
 import {
@@ -94,24 +103,63 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   const pool = new SharedPool(PREFIT_URL, profile, parallel?.workers);
   // one copy of each repeated string across the files of this load (node names in pods and events, owners, images)
   const strings: InternTable = new Map();
+  // every CA log given is one log: rotated files and the previous container's are merged by time (ca-log-file.ts)
+  const caLogFiles: string[] = [];
   try {
     for (const file of files) {
       const kind = await recognise(file);
       if (kind === 'document') await loadFile(inputs, file, profile, read, { ...parallel, pool }, strings);
       else {
         read.onFile?.(file);
-        await loadCaRecordFile(inputs, file, kind, { now, caps: caRecordBytes, keepLogText: fields === 'all' });
+        if (kind === 'ca-log') caLogFiles.push(file);
+        await loadCaRecordFile(inputs, file, kind, { caps: caRecordBytes, keepLogText: fields === 'all' });
       }
     }
+    if (caLogFiles.length) (inputs.caLogs ??= []).push(await readCaLogFiles(caLogFiles, now ? { now } : {}));
   } finally {
     await pool.close();
   }
+  for (const p of paths) {
+    const taken = await snapshotTakenAt(p);
+    if (taken && (!inputs.takenAt || taken > inputs.takenAt)) inputs.takenAt = taken;
+  }
+  const pods = podsHow.get(inputs);
+  if (pods && pods.loose > 0 && !pods.listed) inputs.podsOneByOne = true;
   dedupe(inputs);
+  // one namespace's pods, or single pods: the answers that need the rest say "not evaluated" (partial-input.ts)
+  const partial = partialPods(inputs);
+  if (partial) inputs.podsPartial = partial;
+  // pods without the nodes they run on: a dump of part of the cluster, said once (the checks that need nodes skip)
+  if (inputs.provided.has('pods') && !inputs.provided.has('nodes'))
+    inputs.warnings.push(
+      'no Nodes in the input: whether a Pending pod fits an existing node, and scale-down, are not evaluated (add `kubectl get nodes -o json`)',
+    );
   refusedKarpenterGaps(inputs);
   scrubCaArgsInDeployments(inputs.deployments);
   // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
   (await import('./externalgrpc-inputs.js')).scrubExternalGrpcConfigMaps(inputs);
   return inputs;
+}
+
+/**
+ * When a `casdoctor snapshot` directory was taken: its README.md's "Taken <time> by casdoctor" line (snapshot-writer.ts),
+ * read bounded; undefined for anything else.
+ */
+async function snapshotTakenAt(dir: string): Promise<string | undefined> {
+  let fh: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    fh = await open(join(dir, 'README.md'), constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await fh.stat()).isFile()) return undefined;
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const m = /^Taken (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) by casdoctor /m.exec(head.toString('utf8', 0, bytesRead));
+    return m && !Number.isNaN(Date.parse(m[1])) ? new Date(m[1]).toISOString() : undefined;
+  } catch {
+    // not a directory, or no README: not a snapshot
+    return undefined;
+  } finally {
+    await fh?.close();
+  }
 }
 
 /** A prefitted item with its strings interned (`internStrings`); anything else as it is. */
@@ -147,6 +195,7 @@ async function loadFile(
   }
   const docs = await readDocumentsOf(
     file,
+    await compressedText(file),
     profile
       ? {
           ...options,
@@ -192,7 +241,8 @@ type FileKind = 'document' | 'ca-log' | 'karpenter-log' | 'ca-metrics' | 'ca-sna
  */
 async function recognise(file: string): Promise<FileKind> {
   const { bytes, gzip } = await readBounded(file, HEAD_BYTES);
-  const dumpName = DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase());
+  // pods.json.gz is named as a dump once its compression suffix is set aside
+  const dumpName = DOCUMENT_EXTENSIONS.has(extname(gzip ? file.replace(/\.(?:gz|zst|zstd)$/i, '') : file).toLowerCase());
   if (bytes.length === 0) {
     // nothing to recognise: `casdoctor snapshot` writes an empty log (CA logged nothing in the window) by this name
     if (/^ca-log-.+\.log$/.test(basename(file))) return 'ca-log';
@@ -205,8 +255,6 @@ async function recognise(file: string): Promise<FileKind> {
   if (sniffKarpenterLog(head)) return 'karpenter-log';
   if (isCaMetricsHead(head)) return 'ca-metrics';
   if (SNAPSHOTZ_HEAD_RE.test(head)) return 'ca-snapshotz';
-  // gzip is read for CA's record only; a dump is read as kubectl and aws print it
-  if (gzip) return 'unrecognised';
   if (dumpName || /^\s*[[{]/.test(head) || /^(?:---|apiVersion:|kind:|items:)/m.test(head)) return 'document';
   return 'unrecognised';
 }
@@ -232,7 +280,16 @@ function isCaMetricsHead(head: string): boolean {
   return ca && samples > 0;
 }
 
-/** The first maxBytes of a regular file, gunzipped when it starts with gzip's magic bytes (a bomb stops at the cap). */
+/** A streaming decompressor (zstd only where the runtime has it: zstdSupported). */
+function decompressor(kind: 'gzip' | 'zstd'): Transform {
+  if (kind === 'gzip') return createGunzip();
+  return (zlib as unknown as { createZstdDecompress: () => Transform }).createZstdDecompress();
+}
+
+/**
+ * The first maxBytes of a regular file, decompressed when it starts with gzip's (or zstd's) magic bytes (a bomb stops at
+ * the cap); `gzip` says it was compressed.
+ */
 async function readBounded(file: string, maxBytes: number): Promise<{ bytes: Buffer; gzip: boolean; truncated: boolean }> {
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -244,14 +301,16 @@ async function readBounded(file: string, maxBytes: number): Promise<{ bytes: Buf
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new InputError(`--from ${file}: not a regular file`, file);
-    const magic = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(magic, 0, 2, 0);
-    const gzip = bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+    const magic = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(magic, 0, 4, 0);
+    const compression = compressionOf(magic.subarray(0, bytesRead));
+    if (compression === 'zstd' && !zstdSupported()) throw zstdUnsupported('--from', file);
+    const gzip = compression !== undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
     const source = fh.createReadStream({ start: 0, autoClose: false });
-    const stream = gzip ? source.pipe(createGunzip()) : source;
+    const stream = compression ? source.pipe(decompressor(compression)) : source;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         if (size + chunk.length > maxBytes) {
@@ -282,14 +341,14 @@ async function readBounded(file: string, maxBytes: number): Promise<{ bytes: Buf
   }
 }
 
-/** A file of CA's own record: its log parsed (streamed, bounded), its /metrics or /snapshotz kept as text (bounded). */
+/** A file of CA's own record: its log (parsed by the caller), its /metrics or /snapshotz kept as text (bounded). */
 async function loadCaRecordFile(
   inputs: RawInputs,
   file: string,
   kind: Exclude<FileKind, 'document'>,
-  o: { now?: Date; caps?: LoadOptions['caRecordBytes']; keepLogText: boolean },
+  o: { caps?: LoadOptions['caRecordBytes']; keepLogText: boolean },
 ): Promise<void> {
-  const { now, caps = {} } = o;
+  const { caps = {} } = o;
   if (kind === 'empty') return;
   if (kind === 'unrecognised') {
     inputs.warnings.push(
@@ -304,7 +363,7 @@ async function loadCaRecordFile(
     return;
   }
   if (kind === 'ca-log') {
-    (inputs.caLogs ??= []).push(await readCaLogFile(file, now ? { now } : {}));
+    // parsed with the other log files of the input, once all are known (loadOffline)
     if (o.keepLogText) {
       // `casdoctor snapshot --from` writes the log again: its text, bounded like a live read (live-limits.ts caLogBytes)
       const { bytes, truncated } = await readBounded(file, CA_LOG_TEXT_BYTES);
@@ -361,12 +420,43 @@ function isSnapshotz(text: string): boolean {
   return isObject(doc) && ('NodeList' in doc || 'TemplateNodes' in doc) && 'StartTimestamp' in doc;
 }
 
+/**
+ * The text of a gzip'd (or zstd) dump, decompressed with the bound every compressed input has (input-files.ts
+ * MAX_DECOMPRESSED_BYTES); undefined for a file that is not compressed (it is read, and streamed, from the file).
+ */
+async function compressedText(file: string): Promise<string | undefined> {
+  const fh = await open(file, 'r');
+  let bytes: Buffer;
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    if (!compressionOf(head.subarray(0, bytesRead))) return undefined;
+    bytes = await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+  return inputText(await decompressed('--from', file, bytes));
+}
+
 /** readDocuments with file-system errors, hostile nesting and alias bombs as InputErrors naming the file. */
 async function readDocumentsOf(
   file: string,
+  text: string | undefined,
   options: Parameters<typeof readDocuments>[2] & { wholeYamlLimitBytes?: number },
 ): Promise<unknown[]> {
   try {
+    if (text !== undefined) {
+      // a decompressed dump: its text is in memory already (large YAML still item by item)
+      const first = /[^\s]/.exec(text.slice(0, 4096))?.[0];
+      if (text.length >= (options?.streamThresholdBytes ?? YAML_STREAM_THRESHOLD) && first !== undefined && first !== '{' && first !== '[') {
+        const { readYamlStream } = await import('./yaml-file.js');
+        return await readYamlStream(text, file, {
+          ...(options?.mapItem ? { mapItem: options.mapItem } : {}),
+          ...(options?.wholeYamlLimitBytes !== undefined ? { wholeLimitBytes: options.wholeYamlLimitBytes } : {}),
+        });
+      }
+      return await parseDocuments(text, file);
+    }
     // a large YAML dump is read item by item (yaml-file.ts parseYamlStream): the yaml library needs ~50x a file's size
     const yamlSize = await largeYamlSize(file, options?.streamThresholdBytes ?? YAML_STREAM_THRESHOLD);
     if (yamlSize !== undefined) {
@@ -412,6 +502,8 @@ async function largeYamlSize(file: string, threshold: number): Promise<number | 
 
 /** JSON (one value) or YAML (one or more documents). Malformed input → InputError with line and column. */
 export async function parseDocuments(text: string, file: string): Promise<unknown[]> {
+  // PowerShell's `>` writes a byte-order mark: JSON.parse refuses it (and line 1 stays line 1 without it)
+  text = stripBom(text);
   const trimmed = text.trimStart();
   if (trimmed === '') return [];
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
@@ -500,11 +592,27 @@ function addDocument(
     let n = 0;
     for (const item of doc.items)
       n += addKubeObject(inputs, sink, item, file, problems, profile, itemKind, doc.apiVersion);
+    if (itemKind === 'Pod' || doc.items.some((i) => isPodItem(i))) podsRead(inputs).listed = true;
     return n;
   }
-  if (typeof doc.kind === 'string' && isObject(doc.metadata))
+  if (typeof doc.kind === 'string' && isObject(doc.metadata)) {
+    // `kubectl get pod NAME -o json` prints the one Pod, not a List: a dump of some pods, not the cluster's
+    if (doc.kind === 'Pod') podsRead(inputs).loose++;
     return addKubeObject(inputs, sink, doc, file, problems, profile);
+  }
   return addAwsOutput(inputs, doc, file, problems);
+}
+
+/** How the pods of a load came: in Lists (kubectl get pods), or as single objects (kubectl get pod NAME). */
+const podsHow = new WeakMap<RawInputs, { loose: number; listed: boolean }>();
+function podsRead(inputs: RawInputs): { loose: number; listed: boolean } {
+  let r = podsHow.get(inputs);
+  if (!r) podsHow.set(inputs, (r = { loose: 0, listed: false }));
+  return r;
+}
+function isPodItem(i: unknown): boolean {
+  if (i instanceof Prefitted) return i.target === 'pods';
+  return isObject(i) && i.kind === 'Pod';
 }
 
 const unknownKindsWarned = new WeakMap<RawInputs, Set<string>>();

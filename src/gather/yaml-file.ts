@@ -112,7 +112,16 @@ export function yamlProblem(err: YAMLError, text?: string): string {
   switch (err.code) {
     case 'DUPLICATE_KEY': {
       const key = text !== undefined ? keyAt(text, err.pos[0]) : undefined;
-      return `duplicate key${key ? ` ${JSON.stringify(key)}` : ''} in one mapping (kubectl and kustomize reject it: keep one)`;
+      // a second object's apiVersion/kind at column 1 after a whole first object (its metadata): two files joined
+      // (`cat a.yaml b.yaml`) where one lacks `---`
+      const at = err.pos[0];
+      const joined =
+        text !== undefined &&
+        (key === 'apiVersion' || key === 'kind') &&
+        at > 0 &&
+        text[at - 1] === '\n' &&
+        /^metadata:/m.test(text.slice(Math.max(0, text.lastIndexOf('\n---', at)), at));
+      return `duplicate key${key ? ` ${JSON.stringify(key)}` : ''} in one mapping (kubectl and kustomize reject it: keep one)${joined ? '; did you concatenate files without `---` between them?' : ''}`;
     }
     case 'MULTIPLE_DOCS':
       return 'more than one YAML document (--- separates them); this input takes one';

@@ -15,7 +15,7 @@ export type CaLogLevel = 'I' | 'W' | 'E' | 'F';
 
 /** Where the log came from. */
 export type CaLogSource =
-  | { kind: 'file'; path: string }
+  | { kind: 'file'; path: string; /** Several files of one CA merged by time (rotated logs), oldest first. */ paths?: string[] }
   | { kind: 'pod'; namespace: string; pod: string; container?: string; previous?: boolean }
   | { kind: 'text'; name?: string };
 

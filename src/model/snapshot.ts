@@ -120,11 +120,20 @@ export interface RawInputs {
   karpenterLogs?: KarpenterLogSummary[];
   /** CloudTrail LookupEvents records (`aws cloudtrail lookup-events --output json` Events, or live), as AWS prints them. */
   cloudTrailEvents?: Array<Record<string, unknown>>;
+  /** A `casdoctor snapshot` directory's own record of when it was taken (its README.md), read with --from. */
+  takenAt?: string;
+  /** Every Pod of a --from input came as a single object (`kubectl get pod NAME -o json`), none in a List. */
+  podsOneByOne?: boolean;
+  /**
+   * Why the pods of a --from input are only part of the cluster's (simulate/partial-input.ts), set by the loader; a live
+   * gathering lists every namespace's pods.
+   */
+  podsPartial?: { detail: string; missingNamespaces: string[]; oneByOne: boolean };
 }
 
 export type DataKind = Exclude<
   keyof RawInputs,
-  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'karpenterLogs' | 'cloudTrailEvents'
+  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'karpenterLogs' | 'cloudTrailEvents' | 'takenAt' | 'podsOneByOne' | 'podsPartial'
 >;
 
 export const DATA_KINDS: readonly DataKind[] = [

@@ -1,3 +1,4 @@
+import type { PartialPods } from './partial-input.js';
 import type { CaConfig } from '../model/ca-config.js';
 import type { Node, Pod, PriorityClass } from '../model/k8s.js';
 import type { AsgNodeGroup, NodeGroup, NodeGroupsResult } from '../model/node-group.js';
@@ -316,6 +317,11 @@ export class Analysis {
   });
   get caSnapshotz(): CaSnapshotz | { error: string } | undefined {
     return this.caSnapshotzMemo();
+  }
+
+  /** Why the input's pods are only part of the cluster's (one namespace, single pods: a --from dump), or undefined. */
+  get podsPartial(): PartialPods | undefined {
+    return this.raw.podsPartial;
   }
 
   /** Why a part of CA's record is not available, with how to supply it; undefined when it is. */

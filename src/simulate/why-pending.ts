@@ -248,7 +248,11 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
   let summary: string;
   let ignoredReason: string | undefined;
   let expander: PodReport['expander'];
-  if (fitsNode) {
+  if (fitsNode && a.podsPartial) {
+    // the node looks free because the pods on it were left out of the input: whether it fits is not known
+    verdict = 'not-evaluated';
+    summary = `whether it fits existing node ${fitsNode} is not known: ${a.podsPartial.detail}`;
+  } else if (fitsNode) {
     verdict = 'fits-existing-node';
     summary = `fits existing node ${fitsNode}; the scheduler should place it (CA does not scale up for it)`;
     if (stage.kind === 'ignored') summary += `; CA would ignore it anyway: ${stage.reason}`;

@@ -117,6 +117,8 @@ items:
     ]);
     expect(r.warnings).toEqual([
       expect.stringContaining('x.json: no Kubernetes object or AWS output casdoctor recognises'),
+      // pods without their nodes: said once, as a partial dump
+      'no Nodes in the input: whether a Pending pod fits an existing node, and scale-down, are not evaluated (add `kubectl get nodes -o json`)',
     ]);
     expect(r.pods).toHaveLength(1);
   });

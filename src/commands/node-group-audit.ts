@@ -7,7 +7,7 @@ import { SEVERITY_ORDER } from '../model/findings.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { findingBlock, findingCounts, skippedLines } from '../report/findings-text.js';
 import { safeText } from '../report/sanitize.js';
-import { terminalStyle } from '../report/style.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
 import { plainTable } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
 import { isPendingCandidate } from '../simulate/why-pending.js';
@@ -86,7 +86,7 @@ export async function runProviderAudit(
       stdoutSink(deps),
     );
   } else {
-    const s = await terminalStyle(o.color && deps.stdoutIsTTY);
+    const s = await terminalStyle(wantsColor(o, deps));
     const h = reportHeader(analysis.ca, now, o, undefined, headerProvider(analysis));
     const out: string[] = [`${s.bold(`casdoctor ${command}`)} · ${safeText(h.ca)} · now ${h.now} · ${safeText(h.source)}`, ''];
     out.push(

@@ -6,7 +6,7 @@ import { shellCommand } from '../model/shell.js';
 import { formatDurationShort } from '../model/duration.js';
 import type { Finding } from '../model/findings.js';
 import { safeText as t } from '../report/sanitize.js';
-import { PLAIN, type Style, terminalStyle } from '../report/style.js';
+import { PLAIN, type Style, terminalStyle, wantsColor } from '../report/style.js';
 import { wrapProse } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
@@ -268,7 +268,7 @@ const MENU = [
 export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResult> {
   requireOutput(o.output, ['table'], 'casdoctor (overview)');
   const { data, exitCode } = await buildOverview(o, deps);
-  const text = renderOverview(data, await terminalStyle(o.color && deps.stdoutIsTTY));
+  const text = renderOverview(data, await terminalStyle(wantsColor(o, deps)));
   deps.stdout(deps.stdoutIsTTY && deps.terminalWidth ? `${wrapProse(text.replace(/\n$/, ''), deps.terminalWidth)}\n` : text);
   if (!(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes)) {
     // the next commands read the same input as this one: --from, --now and the rest carried over

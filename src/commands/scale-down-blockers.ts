@@ -9,7 +9,7 @@ import type { ScaleDownNodeReport } from '../model/scale-down.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { SEVERITY_ORDER } from '../model/findings.js';
 import { renderScaleDownText, type ScaleDownTextInput, scaleDownTextBlocks } from '../report/scale-down-text.js';
-import { terminalStyle } from '../report/style.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
 import { analyzeScaleDown, setNodeScope } from '../simulate/scale-down.js';
 import {
@@ -259,7 +259,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           karpenterNodePools: new Map(raw.nodes.filter(isKarpenterNode).map((n) => [n.metadata.name ?? '', n.metadata.labels?.['karpenter.sh/nodepool'] ?? ''])),
           karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString() }),
         };
-    const style = await terminalStyle(o.color && deps.stdoutIsTTY);
+    const style = await terminalStyle(wantsColor(o, deps));
     if (sink && sink !== 'deferred') {
       // written as it is made, in chunks: at 15,000 nodes the whole report is 18 MB held beside the analysis
       await writeBlocks(scaleDownTextBlocks(input, style), sink);

@@ -10,7 +10,7 @@ import type { PodReport } from '../model/why-pending.js';
 import { formatDurationShort } from '../model/duration.js';
 import { indexEventsByInvolvedObject, latestCaEventForPod } from '../simulate/ca-events.js';
 import { supportsHyperlinks } from '../report/style.js';
-import { terminalStyle } from '../report/style.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
 import { renderKarpenterPodSection, withKarpenterEntries } from '../report/karpenter-text.js';
@@ -322,7 +322,7 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
           return v ? renderKarpenterPodSection(v, st, { version: karpenterInputs(analysis).settings?.version }) : [];
         },
       },
-      await terminalStyle(o.color && deps.stdoutIsTTY),
+      await terminalStyle(wantsColor(o, deps)),
     );
   }
   let exitCode: number = EXIT.ok;

@@ -1,0 +1,186 @@
+// Issue 28, "kubectl's habits": the mistakes and habits a kubectl user brings, through the real CLI where the process
+// matters (argument parsing, the environment, bin/) and in process where the command shows the same.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checksNaming, filterChecks, runExplain, runListChecks } from '../../src/commands/checks.js';
+import { CHECKS } from '../../src/checks/index.js';
+import { capturingDeps, PIPED_JSON } from './in-process.js';
+import { cli, DEMO, DEMO_NOW, ROOT } from './run.js';
+
+const demo = ['--from', DEMO, '--now', DEMO_NOW];
+const tmp = mkdtempSync(join(tmpdir(), 'casdoctor-habits-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('a mistyped command is an unknown command whatever flags follow it', () => {
+  it.each([
+    [['why-pendng', '-A', ...demo], 'why-pendng', 'why-pending'],
+    [['pending', '-A', ...demo], 'pending', 'why-pending'],
+    [['why-pendng', '-n', 'payments', 'ledger-db-0', ...demo], 'why-pendng', 'why-pending'],
+    [[...demo, 'scale-down-blocker', '--node', 'ip-10-0-14-37'], 'scale-down-blocker', 'scale-down-blockers'],
+  ])('%j', (args, typo, meant) => {
+    const r = cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: unknown command '${typo}'\n(Did you mean ${meant}?)\nRun 'casdoctor --help' for usage.\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a global option\'s value is not taken for a command (-o name why-pending is why-pending)', () => {
+    const r = cli(['-o', 'name', 'why-pending', '-n', 'payments', 'ledger-db-0', ...demo, '--fail-on', 'never']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('pod/ledger-db-0\n');
+  });
+});
+
+describe('bin/ before a build', () => {
+  it.each(['casdoctor.js', 'casdoctor', 'kubectl-casdoctor'])('bin/%s --help in a clone without dist/ says how to build, no stack', (bin) => {
+    const clone = mkdtempSync(join(tmp, 'clone-'));
+    cpSync(join(ROOT, 'bin'), join(clone, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
+    const r = spawnSync(process.execPath, [join(clone, 'bin', bin), '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('error: casdoctor is not built: run npm run build (or npm ci && npm run demo)\n');
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('explain takes the names casdoctor prints, not only check ids', () => {
+  async function explain(term: string) {
+    const c = capturingDeps();
+    await runExplain(term, PIPED_JSON, c.deps);
+    return { page: c.stdout().split('\n')[0], note: c.stderr() };
+  }
+
+  it.each([
+    ['NotEnoughPdb', 'pdb-blocks-scale-down'],
+    ['ScaleDownDisabledAnnotation', 'node-scale-down-disabled'],
+    ['max node group size reached', 'node-group-max-size-reached'],
+    ['NodeGroupMinSizeReached', 'node-group-min-size-reached'],
+    ['NotSafeToEvictAnnotation', 'pod-not-safe-to-evict'],
+    ['LocalStorageRequested', 'pod-local-storage'],
+    ['UnmovableKubeSystemPod', 'pod-unmovable-kube-system'],
+    ['ControllerNotFound', 'pod-controller-not-found'],
+    ['NoPlaceToMovePods', 'node-no-place-to-move-pods'],
+    ['NotAutoscaled', 'node-not-autoscaled'],
+    ['Insufficient cpu', 'pod-insufficient-resources'],
+    ['node(s) had untolerated taint', 'pod-untolerated-taint'],
+    ['NodeClassNotReady', 'karpenter-nodeclass-not-ready'],
+    ['DisruptionBlocked', 'karpenter-node-disruption-blocked'],
+  ])('explain %j prints %s, and says so on stderr', async (term, id) => {
+    const r = await explain(term);
+    expect(r.page).toBe(`# ${id}`);
+    expect(r.note.startsWith(`${JSON.stringify(term)} is explained by ${id}`)).toBe(true);
+  });
+
+  it('names the other pages that mention the term', async () => {
+    expect((await explain('NotEnoughPdb')).note).toContain('also named in pdb-allows-no-disruption');
+  });
+
+  it('a mistyped check id still gets "did you mean", not a page search', async () => {
+    await expect(explain('pod-untolerated-taints')).rejects.toThrow('no check "pod-untolerated-taints"; did you mean pod-untolerated-taint?');
+  });
+
+  it('a word no page names is an error, not a guess', async () => {
+    await expect(explain('Frobnicated')).rejects.toThrow('no check "Frobnicated"');
+    expect(checksNaming('pod', new Map([['pod-x', 'pod pod pod']]))).toEqual([]);
+  });
+
+  it('through the real CLI, the page is stdout and the note stderr', () => {
+    const r = cli(['explain', 'NotEnoughPdb']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('# pdb-blocks-scale-down\n')).toBe(true);
+    expect(r.stderr).toContain('"NotEnoughPdb" is explained by pdb-blocks-scale-down');
+  });
+});
+
+describe('checks: the severities a check can emit, and filters', () => {
+  async function list(filter = {}, output: 'json' | 'table' = 'json') {
+    const c = capturingDeps();
+    await runListChecks({ ...PIPED_JSON, output }, c.deps, filter);
+    return c.stdout();
+  }
+  type Row = { id: string; severity: string; severities: string[]; autoscaler: string; commands: string[] };
+
+  it('shows every severity its page declares, most severe first', async () => {
+    const rows = JSON.parse(await list()) as Row[];
+    const by = (id: string) => rows.find((r) => r.id === id)!;
+    expect(by('asg-process-suspended').severities).toEqual(['error', 'warning', 'info']);
+    expect(by('launch-template-drift').severities).toEqual(['warning', 'info']);
+    expect(by('ca-loop-stalled').severities).toEqual(['error']);
+    for (const r of rows) expect(r.severities, r.id).toContain(r.severity);
+    const table = await list({}, 'table');
+    expect(table).toMatch(/^asg-process-suspended +error\/warning\/info +asg-audit /m);
+  });
+
+  it('the severities each command emits on the bundled examples are within the range `checks` shows', async () => {
+    const rows = new Map((JSON.parse(await list()) as Row[]).map((r) => [r.id, r.severities]));
+    const seen: string[] = [];
+    for (const [example, now] of [['demo', DEMO_NOW], ['karpenter', '2026-11-24T14:00:00Z'], ['externalgrpc', DEMO_NOW]]) {
+      for (const args of [['asg-audit'], ['why-pending', '--all', '-A'], ['scale-down-blockers']]) {
+        const r = cli([...args, '--from', join(ROOT, 'examples', example), '--now', now, '-o', 'json', '--fail-on', 'never']);
+        for (const m of r.stdout.matchAll(/"checkId": "([^"]+)",\s*"severity": "(\w+)"/g)) {
+          seen.push(m[1]);
+          expect(rows.get(m[1]), `${example} ${args[0]}: ${m[1]} emitted as ${m[2]}`).toContain(m[2]);
+        }
+      }
+    }
+    expect(seen.length).toBeGreaterThan(20);
+  });
+
+  it('`checks karpenter`, --provider and --command filter', async () => {
+    const ids = async (f: object) => (JSON.parse(await list(f)) as Row[]).map((r) => r.id);
+    const karpenter = await ids({ word: 'karpenter' });
+    expect(karpenter.length).toBeGreaterThan(5);
+    expect(karpenter.every((id) => id.startsWith('karpenter-'))).toBe(true);
+    expect(await ids({ provider: 'karpenter' })).toEqual(karpenter);
+    expect(await ids({ provider: 'externalgrpc' })).toContain('externalgrpc-instance-stuck');
+    expect(await ids({ provider: 'aws' })).not.toContain('externalgrpc-instance-stuck');
+    expect(await ids({ provider: 'aws' })).toContain('asg-process-suspended');
+    const sdb = (JSON.parse(await list({ command: 'scale-down-blockers' })) as Row[]);
+    expect(sdb.every((r) => r.commands.includes('scale-down-blockers'))).toBe(true);
+    expect(sdb.map((r) => r.id)).toContain('pdb-blocks-scale-down');
+    expect(await ids({ word: 'pdb' })).toEqual(['pdb-allows-no-disruption', 'pdb-blocks-scale-down', 'pdb-matches-nothing']);
+    expect(() => filterChecks(CHECKS, { word: 'nothing-like-this' })).toThrow('no check matches "nothing-like-this"');
+    expect(() => filterChecks(CHECKS, { provider: 'gce' })).toThrow('--provider "gce": use one of');
+  });
+
+  it('through the real CLI: `checks karpenter` is a filter, not "too many arguments"', () => {
+    const r = cli(['checks', 'karpenter']);
+    expect(r.code).toBe(0);
+    const ids = r.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
+    expect(ids.every((id) => id.startsWith('karpenter-'))).toBe(true);
+  });
+});
+
+describe('colours for less -R: --color=always|never|auto and FORCE_COLOR', () => {
+  const ESC = '\u001b[';
+  const run = (args: string[], env: Record<string, string | undefined>) =>
+    cli(['why-pending', '-n', 'payments', 'ledger-db-0', ...demo, '--fail-on', 'never', ...args], { NO_COLOR: undefined, ...env });
+
+  it.each([
+    [[], {}, false],
+    [['--color=always'], {}, true],
+    [['--color', 'always'], {}, true],
+    [['--color'], {}, true],
+    [[], { FORCE_COLOR: '1' }, true],
+    [[], { FORCE_COLOR: '0' }, false],
+    [['--color=never'], { FORCE_COLOR: '1' }, false],
+    [['--no-color'], { FORCE_COLOR: '1' }, false],
+    [[], { FORCE_COLOR: '1', NO_COLOR: '1' }, false],
+    [['--color=always'], { NO_COLOR: '1' }, true],
+    [['--color=auto'], { FORCE_COLOR: '1' }, false],
+  ])('%j with %j in a pipe: colours %s', (args, env, coloured) => {
+    const r = run(args, env);
+    expect(r.code).toBe(0);
+    expect(r.stdout.includes(ESC)).toBe(coloured);
+    expect(r.stdout).toContain('ledger-db-0');
+  });
+
+  it('--color takes only always, never or auto', () => {
+    const r = run(['--color=sometimes'], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Allowed choices are always, never, auto");
+  });
+});

@@ -126,12 +126,18 @@ async function pickNode(raw: RawInputs, deps: Deps): Promise<string | undefined>
 }
 
 /**
- * The node a --node argument names: its full name, kubectl's node/NAME, or the short name casdoctor's tables print
- * (ip-10-0-14-37 for ip-10-0-14-37.ec2.internal) when exactly one node has it.
+ * The node a --node argument names: its full name, kubectl's node/NAME, the short name casdoctor's tables print
+ * (ip-10-0-14-37 for ip-10-0-14-37.ec2.internal) when exactly one node has it, or its EC2 instance id (i-…, as
+ * asg-audit prints it), found in the nodes' spec.providerID (aws:///us-east-1a/i-…).
  */
-export function resolveNodeName(arg: string, names: readonly string[]): string {
+export function resolveNodeName(arg: string, names: readonly string[], providerIds: ReadonlyMap<string, string> = new Map()): string {
   const name = /^(nodes?|no)\//i.test(arg) ? arg.slice(arg.indexOf('/') + 1) : arg;
   if (names.includes(name)) return name;
+  if (/^i-[0-9a-f]{8,17}$/.test(name)) {
+    const owners = [...providerIds].filter(([, id]) => id.endsWith(`/${name}`)).map(([node]) => node);
+    if (owners.length === 1) return owners[0];
+    if (owners.length === 0) throw new InputError(`no node has instance ${name} (spec.providerID); nodes: ${listOf([...names].sort())}`);
+  }
   const short = names.filter((n) => n.startsWith(`${name}.`));
   if (short.length === 1) return short[0];
   if (short.length > 1) throw new UsageError(`node ${name} is ambiguous: ${listOf([...short].sort())}; give the full name`);
@@ -155,7 +161,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   }
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   const names = raw.nodes.map((n) => n.metadata.name ?? '');
-  if (o.node) o = { ...o, node: resolveNodeName(o.node, names) };
+  if (o.node) o = { ...o, node: resolveNodeName(o.node, names, new Map(raw.nodes.map((n) => [n.metadata.name ?? '', n.spec?.providerID ?? '']))) };
   const kPresent = karpenterInputs(analysis).present;
   const nodePoolNames = karpenterInputs(analysis).nodePools.map((np) => np.metadata.name ?? '');
   const isGroup = (name: string) => analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === name);
@@ -172,7 +178,10 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
     analysis,
     (node, group) =>
       (o.node === undefined || node.metadata.name === o.node) &&
-      (o.nodegroup === undefined || group?.name === o.nodegroup) &&
+      (o.nodegroup === undefined ||
+        group?.name === o.nodegroup ||
+        // a NodePool's nodes belong to no CA group: its label names the pool (docs/karpenter.md)
+        (!isGroup(o.nodegroup) && isKarpenterNode(node) && node.metadata.labels?.['karpenter.sh/nodepool'] === o.nodegroup)) &&
       (reqs.length === 0 || labelsMatch(reqs, node.metadata.labels)),
   );
   const sd = analyzeScaleDown(analysis);

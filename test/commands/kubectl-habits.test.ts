@@ -184,3 +184,45 @@ describe('colours for less -R: --color=always|never|auto and FORCE_COLOR', () =>
     expect(r.stderr).toContain("Allowed choices are always, never, auto");
   });
 });
+
+describe('scale-down-blockers names a node as kubectl and asg-audit do', () => {
+  const names = (args: string[], from = demo) => {
+    const r = cli(['scale-down-blockers', ...args, ...from, '-o', 'name']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return r.stdout;
+  };
+
+  it('a positional node, as `kubectl describe node ip-10-0-14-37`', () => {
+    expect(names(['ip-10-0-14-37'])).toBe('node/ip-10-0-14-37.ec2.internal\n');
+    expect(names(['node/ip-10-0-14-37.ec2.internal'])).toBe('node/ip-10-0-14-37.ec2.internal\n');
+  });
+
+  it('an EC2 instance id for --node, and positionally, found in spec.providerID', () => {
+    // examples/demo/nodes.json: ip-10-0-11-142 is aws:///us-east-1a/i-0093ef85be7adedb3
+    expect(names(['--node', 'i-0093ef85be7adedb3'])).toBe('node/ip-10-0-11-142.ec2.internal\n');
+    expect(names(['i-0093ef85be7adedb3'])).toBe('node/ip-10-0-11-142.ec2.internal\n');
+  });
+
+  it('an instance id no node has is an input error that says where it looked', () => {
+    const r = cli(['scale-down-blockers', '--node', 'i-0000000000000000f', ...demo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no node has instance i-0000000000000000f (spec.providerID)');
+  });
+
+  it('the node named twice, differently, is a usage error', () => {
+    const r = cli(['scale-down-blockers', 'ip-10-0-14-37', '--node', 'ip-10-0-22-96', ...demo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the node is named twice');
+  });
+
+  it('--nodegroup with a Karpenter NodePool name selects that pool\'s nodes (docs/karpenter.md)', () => {
+    const karpenter = ['--from', join(ROOT, 'examples', 'karpenter'), '--now', '2026-11-24T14:00:00Z'];
+    const batch = names(['--nodegroup', 'batch'], karpenter).trim().split('\n').sort();
+    expect(batch).toEqual(['node/ip-10-20-11-66.ec2.internal', 'node/ip-10-20-12-19.ec2.internal']);
+    expect(names(['--nodegroup', 'nodepool/batch'], karpenter).trim().split('\n').sort()).toEqual(batch);
+    const table = cli(['scale-down-blockers', '--nodegroup', 'batch', ...karpenter]);
+    expect(table.stdout).toContain('0 of 2 nodes could be removed now');
+    expect(table.stdout).not.toContain('No nodes in scope');
+  });
+});

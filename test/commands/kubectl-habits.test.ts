@@ -226,3 +226,67 @@ describe('scale-down-blockers names a node as kubectl and asg-audit do', () => {
     expect(table.stdout).not.toContain('No nodes in scope');
   });
 });
+
+describe("why-pending takes a controller as kubectl's TYPE/NAME", () => {
+  const names = (args: string[]) => {
+    const r = cli(['why-pending', ...args, ...demo, '-o', 'name', '--fail-on', 'never']);
+    expect(r.stderr).toBe('');
+    return r.stdout;
+  };
+
+  it.each([
+    [['deploy/api'], 'pod/api-5jnmtxgjl-prp7m\n'],
+    [['deployment/api', '-n', 'web'], 'pod/api-5jnmtxgjl-prp7m\n'],
+    [['deployments.apps/frontend'], 'pod/frontend-ndxrt2l4f-w4dtv\n'],
+    [['statefulset/ledger-db'], 'pod/ledger-db-0\n'],
+    [['sts/orders-pg', '-n', 'databases'], 'pod/orders-pg-0\n'],
+    [['rs/frontend-ndxrt2l4f'], 'pod/frontend-ndxrt2l4f-w4dtv\n'],
+    // a controller whose pods all run: nothing Pending to explain
+    [['ds/aws-node'], ''],
+    [['job/backfill-2026-11-20'], ''],
+  ])('%j explains that controller\'s Pending pods', (args, out) => {
+    expect(names(args)).toBe(out);
+  });
+
+  it('deploy/api is not read as namespace "deploy"; a controller with no pod there names itself and the Pending pods', () => {
+    const r = cli(['why-pending', 'deploy/api', '-n', 'payments', ...demo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('deployment/api owns no pod in namespace payments in the input; Pending pods: ');
+    expect(r.stderr).not.toContain('pod deploy/api not found');
+  });
+
+  it('the text report is the controller\'s Pending pods, explained', () => {
+    const r = cli(['why-pending', 'deploy/api', ...demo, '--fail-on', 'never']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('↑ web/api-5jnmtxgjl-prp7m  CA scales up');
+    expect(r.stdout).not.toContain('frontend-ndxrt2l4f-w4dtv');
+  });
+
+  it('ownership follows Kubernetes: a Deployment through its ReplicaSet <name>-<pod-template-hash>, a CronJob through its Job', async () => {
+    const { ownedBy, parseControllerRef } = await import('../../src/commands/selector.js');
+    const pod = (kind: string, name: string, labels: Record<string, string> = {}) => ({
+      metadata: { name: 'p', namespace: 'ns', labels, ownerReferences: [{ kind, name, controller: true }] },
+    });
+    expect(ownedBy(pod('ReplicaSet', 'api-5jnmtxgjl', { 'pod-template-hash': '5jnmtxgjl' }), parseControllerRef('deploy/api')!)).toBe(true);
+    // api-v2's ReplicaSet is not api's, though its name starts with "api-"
+    expect(ownedBy(pod('ReplicaSet', 'api-v2-5jnmtxgjl', { 'pod-template-hash': '5jnmtxgjl' }), parseControllerRef('deploy/api')!)).toBe(false);
+    expect(ownedBy(pod('Job', 'nightly-etl-29920440'), parseControllerRef('cj/nightly-etl')!)).toBe(true);
+    const job = { metadata: { name: 'etl-1', namespace: 'ns', ownerReferences: [{ kind: 'CronJob', name: 'other', controller: true }] } };
+    expect(ownedBy(pod('Job', 'etl-1'), parseControllerRef('cronjob/etl')!, [job])).toBe(false);
+    expect(parseControllerRef('pod/x')).toBeUndefined();
+    expect(parseControllerRef('payments/ledger-db-0')).toBeUndefined();
+  });
+});
+
+describe('-o name -A prints what why-pending takes back', () => {
+  it('NAMESPACE/NAME with -A, each line a valid argument; pod/NAME (kubectl\'s) without', () => {
+    const all = cli(['why-pending', '-A', ...demo, '-o', 'name', '--fail-on', 'never']);
+    const lines = all.stdout.trim().split('\n');
+    expect(lines).toContain('payments/ledger-db-0');
+    expect(lines).toHaveLength(8);
+    const back = cli(['why-pending', lines[0], ...demo, '-o', 'name', '--fail-on', 'never']);
+    expect(back.stderr).toBe('');
+    expect(back.stdout).toBe(`pod/${lines[0].split('/')[1]}\n`);
+    expect(cli(['why-pending', '--all', '-n', 'payments', ...demo, '-o', 'name', '--fail-on', 'never']).stdout).toBe('pod/ledger-db-0\n');
+  });
+});

@@ -64,7 +64,7 @@ export function buildProgram(): Command {
       'Cluster Autoscaler flags overriding those found on its Deployment, e.g. "--expander=random --max-nodes-total=50"',
     )
     .addOption(
-      new Option('-o, --output <format>', 'output format: table (default), json or yaml; why-pending and scale-down-blockers also wide and name; preflight also sarif, junit, markdown; snapshot: the directory to write')
+      new Option('-o, --output <format>', 'output format: table (default), json or yaml (every report, the overview too; checks: json only); why-pending and scale-down-blockers also wide and name; preflight also sarif, junit, markdown; snapshot: the directory to write')
         .default('table')
         // kubectl accepts -o=json; commander hands a short option's `=json` over verbatim
         .argParser((v: string) => v.replace(/^=/, '')),
@@ -81,7 +81,8 @@ export function buildProgram(): Command {
     )
     .option('--no-color', 'no colors (also NO_COLOR=1)')
     .option('--debug', 'print stack traces for unexpected errors')
-    .option('-y, --yes', 'never prompt, even at a terminal');
+    .option('-y, --yes', 'never prompt, even at a terminal')
+    .option('--menu', 'the overview (casdoctor alone) at a terminal: then choose the next command from a menu');
 
   for (const register of REGISTRARS) register(program, cliContext);
 
@@ -174,14 +175,16 @@ Examples:
       );
     }
     const { runOverview } = await import('./commands/overview.js');
-    setResult(await runOverview(globalOptions(cmd), defaultDeps()));
+    setResult(await runOverview({ ...globalOptions(cmd), menu: Boolean(cmd.opts().menu) }, defaultDeps()));
   });
 
   program.addHelpText(
     'after',
     `
 Examples:
-  ${PROGRAM_NAME}                                          overview of the current cluster
+  ${PROGRAM_NAME}                                          overview of the current cluster, then the next commands
+  ${PROGRAM_NAME} -o json                                  the overview's counts as JSON (docs/json.md)
+  ${PROGRAM_NAME} --menu                                   the overview, then pick the next command from a menu
   ${PROGRAM_NAME} why-pending --all -A                     why every Pending pod is Pending
   ${PROGRAM_NAME} why-pending pod/orders-pg-0 -n databases one pod, named as kubectl prints it
   ${PROGRAM_NAME} scale-down-blockers --node ip-10-0-14-37 why CA keeps this node

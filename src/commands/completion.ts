@@ -35,7 +35,7 @@ export function completionSpec(program: Command, checkIds: string[]): Spec {
  * this in step). '' is the overview (no subcommand); snapshot's -o names a directory; other commands ignore -o.
  */
 export const OUTPUT_FORMATS: Readonly<Record<string, readonly string[] | 'directory'>> = {
-  '': ['table'],
+  '': ['table', 'json', 'yaml'],
   'why-pending': ['table', 'json', 'yaml', 'name', 'wide'],
   'asg-audit': ['table', 'json', 'yaml'],
   'node-group-audit': ['table', 'json', 'yaml'],

@@ -12,7 +12,7 @@ import { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
 import { analyzePods, isPendingCandidate } from '../simulate/why-pending.js';
-import { InputError } from '../model/errors.js';
+import { InputError, UsageError } from '../model/errors.js';
 import {
   isKarpenterNode,
   karpenterDisruptions,
@@ -24,7 +24,7 @@ import {
 import { karpenterKeeps } from '../report/karpenter-text.js';
 import { stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
 import { gatherIam } from './asg-audit.js';
-import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
+import { gatherInputs, loadInstanceTypeData, renderMachineReport, requireOutput, resolveNow, splitArgs } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export interface OverviewData {
@@ -265,12 +265,20 @@ const MENU = [
   { key: 'scale-down-blockers', label: 'Explain why nodes are not removed' },
 ];
 
-export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResult> {
-  requireOutput(o.output, ['table'], 'casdoctor (overview)');
+export async function runOverview(o: GlobalOptions & { menu?: boolean }, deps: Deps): Promise<RunResult> {
+  const output = requireOutput(o.output, ['table', 'json', 'yaml'], 'casdoctor (overview)');
+  if (o.menu && !(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes && output === 'table'))
+    throw new UsageError('--menu needs a terminal (and no -o json or --yes)');
   const { data, exitCode } = await buildOverview(o, deps);
+  if (output !== 'table') {
+    const { overviewJson } = await import('./overview-json.js');
+    deps.stdout(await renderMachineReport(output, overviewJson(data, resolveNow(o, deps))));
+    return { exitCode };
+  }
   const text = renderOverview(data, await terminalStyle(wantsColor(o, deps)));
   deps.stdout(deps.stdoutIsTTY && deps.terminalWidth ? `${wrapProse(text.replace(/\n$/, ''), deps.terminalWidth)}\n` : text);
-  if (!(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes)) {
+  // kubectl's habit: print and exit; the menu of next commands only when asked for (--menu)
+  if (!o.menu || !deps.terminal) {
     // the next commands read the same input as this one: --from, --now and the rest carried over
     const same = sameInputFlags(o);
     deps.stdout(`Next:\n${['why-pending -A', data.provider ? 'node-group-audit' : 'asg-audit', 'scale-down-blockers'].map((c) => `  casdoctor ${c}${same}\n`).join('')}`);

@@ -67,7 +67,7 @@ describe('casdoctor completion bash', () => {
     expect(complete(['casdoctor', 'why-pending', '-o', 'j'])).toEqual(['json']);
     expect(complete(['casdoctor', 'asg-audit', '-o', ''])).toEqual(['table', 'json', 'yaml']);
     expect(complete(['casdoctor', 'preflight', '-o', 'j'])).toEqual(['json', 'junit']);
-    expect(complete(['casdoctor', '-o', ''])).toEqual(['table']);
+    expect(complete(['casdoctor', '-o', ''])).toEqual(['table', 'json', 'yaml']);
     expect(complete(['casdoctor', '--context', 'prod', 'preflight', '--output', 's'])).toEqual(['sarif']);
   });
   it('completes file names, and directories for snapshot -o, each as one candidate even with spaces', () => {

@@ -290,3 +290,39 @@ describe('-o name -A prints what why-pending takes back', () => {
     expect(cli(['why-pending', '--all', '-n', 'payments', ...demo, '-o', 'name', '--fail-on', 'never']).stdout).toBe('pod/ledger-db-0\n');
   });
 });
+
+describe('the overview: -o json|yaml, and no menu unless asked', () => {
+  it('casdoctor -o json prints the overview\'s counts as a stable document, with the table\'s exit code', () => {
+    const r = cli(['-o', 'json', ...demo]);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as Record<string, any>;
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'command', 'now', 'findings', 'skipped', 'clusterAutoscaler', 'pending', 'scaleDown', 'nodeGroups', 'iam']);
+    expect(doc.command).toBe('overview');
+    expect(doc.pending).toMatchObject({ total: 8, noScaleUp: 6, scaleUp: 1 });
+    expect(doc.scaleDown).toMatchObject({ nodes: 11, removable: 0 });
+    expect(doc.nodeGroups.provider).toBe('aws');
+    const table = cli(demo);
+    expect(table.stdout).toContain(`${doc.pending.total} Pending: ${doc.pending.noScaleUp} no node group can place`);
+  });
+
+  it('-o yaml is the same document; -o name is refused with the formats it takes', () => {
+    const y = cli(['-o', 'yaml', ...demo]);
+    expect(y.stdout.startsWith('schemaVersion: 1\ncommand: overview\n')).toBe(true);
+    const n = cli(['-o', 'name', ...demo]);
+    expect(n.code).toBe(2);
+    expect(n.stderr).toContain('-o name is not supported; use one of: table, json, yaml');
+  });
+
+  it('with Karpenter, the JSON says who serves the Pending pods', () => {
+    const r = cli(['-o', 'json', '--from', join(ROOT, 'examples', 'karpenter'), '--now', '2026-11-24T14:00:00Z']);
+    const doc = JSON.parse(r.stdout) as { karpenter: { routes: Record<string, number>; nodePools: Array<{ name: string }> } };
+    expect(Object.keys(doc.karpenter.routes)).toEqual(['ca', 'karpenter', 'both', 'neither']);
+    expect(doc.karpenter.nodePools.map((p) => p.name)).toContain('batch');
+  });
+
+  it('--menu off a terminal is a usage error, not a silent overview', () => {
+    const r = cli(['--menu', ...demo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--menu needs a terminal');
+  });
+});

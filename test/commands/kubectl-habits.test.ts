@@ -1,6 +1,6 @@
 // Issue 28, "kubectl's habits": the mistakes and habits a kubectl user brings, through the real CLI where the process
 // matters (argument parsing, the environment, bin/) and in process where the command shows the same.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -324,5 +324,25 @@ describe('the overview: -o json|yaml, and no menu unless asked', () => {
     const r = cli(['--menu', ...demo]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--menu needs a terminal');
+  });
+});
+
+describe('the README legend explains what the reports print', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const legend = readme.slice(readme.indexOf('### Reading a report (legend)'), readme.indexOf('## `casdoctor preflight`')).replace(/\s+/g, ' ');
+
+  it('every mark the text reports print has a row', () => {
+    for (const mark of ['✖', '▲', 'ℹ', '↑', '✔', '?']) expect(legend).toContain(`| \`${mark}\` |`);
+  });
+
+  it('every FITS value and every TEMPLATE source the examples print is explained', () => {
+    for (const fits of ['`yes`', '`no`', '`no*`', '`?`']) expect(legend).toContain(fits);
+    const sources = new Set<string>();
+    for (const example of ['demo', 'externalgrpc']) {
+      const r = cli(['why-pending', '-A', '--show-nodes', '--from', join(ROOT, 'examples', example), '--now', DEMO_NOW, '-o', 'json', '--fail-on', 'never']);
+      for (const m of r.stdout.matchAll(/"template": \{\s*"source": "(\w+)"/g)) sources.add(m[1]);
+    }
+    expect([...sources].sort()).toEqual(['asg', 'node', 'provider']);
+    for (const s of [...sources, 'none']) expect(legend).toContain(`\`${s}\` (`);
   });
 });

@@ -101,7 +101,7 @@ export async function runListChecks(o: GlobalOptions, deps: Deps, filter: CheckF
   const head = ['CHECK', 'SEVERITY', 'COMMANDS', 'SUMMARY'];
   if (deps.stdoutIsTTY && deps.terminalWidth) {
     // at a terminal the summary wraps beside the other columns, or goes under each row when there is no room
-    deps.stdout(`${fitTable(head, rows.map((r) => [r[0], r[1], r[2].replaceAll(',', ', '), r[3]]), deps.terminalWidth)}\n`);
+    deps.stdout(`${fitTable(head, rows.map((r) => [r[0], r[1].replaceAll('/', ' / '), r[2].replaceAll(',', ', '), r[3]]), deps.terminalWidth)}\n`);
     return { exitCode: EXIT.ok };
   }
   const widths = [0, 1, 2].map((i) => Math.max(head[i].length, ...rows.map((r) => r[i].length)));

@@ -8,7 +8,7 @@ import type { NodeGroup } from '../model/node-group.js';
 import { findingBlock, findingCounts, skippedLines } from '../report/findings-text.js';
 import { safeText } from '../report/sanitize.js';
 import { terminalStyle, wantsColor } from '../report/style.js';
-import { plainTable } from '../report/table.js';
+import { fitTable, plainTable, wrapProse } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
 import { isPendingCandidate } from '../simulate/why-pending.js';
 import { type AsgAuditOptions, auditAsgs } from './asg-audit.js';
@@ -89,16 +89,16 @@ export async function runProviderAudit(
     const s = await terminalStyle(wantsColor(o, deps));
     const h = reportHeader(analysis.ca, now, o, undefined, headerProvider(analysis));
     const out: string[] = [`${s.bold(`casdoctor ${command}`)} · ${safeText(h.ca)} · now ${h.now} · ${safeText(h.source)}`, ''];
-    out.push(
-      plainTable(
-        ['NODE GROUP', 'MIN/TARGET/MAX', 'NODES', 'INSTANCE', 'INSTANCES BY STAGE'],
-        groups.map((g) => [safeText(g.name), `${g.minSize}/${g.targetSize}/${g.maxSize}`, String(g.nodes), safeText(g.instanceType ?? '-'), safeText(g.stages)]),
-      ),
-    );
+    // at a terminal, the table fits its width and the prose wraps at spaces, as asg-audit's does
+    const width = deps.stdoutIsTTY ? deps.terminalWidth : undefined;
+    const head = ['NODE GROUP', 'MIN/TARGET/MAX', 'NODES', 'INSTANCE', 'INSTANCES BY STAGE'];
+    const rows = groups.map((g) => [safeText(g.name), `${g.minSize}/${g.targetSize}/${g.maxSize}`, String(g.nodes), safeText(g.instanceType ?? '-'), safeText(g.stages)]);
+    const table = width ? fitTable(head, rows, width) : plainTable(head, rows);
+    out.push(table);
     out.push('');
     for (const f of findings) out.push(findingBlock(f, s), '');
     out.push(findingCounts(findings), ...skippedLines(skipped, s));
-    deps.stdout(`${out.join('\n')}\n`);
+    deps.stdout(`${out.map((b) => (width && b !== table ? wrapProse(b, width) : b)).join('\n')}\n`);
   }
   if (o.failOn === 'never') return { exitCode: EXIT.ok };
   const threshold = SEVERITY_ORDER[o.failOn];

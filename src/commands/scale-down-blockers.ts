@@ -79,13 +79,14 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
     if (round.text) deps.stdout(round.text);
     return { exitCode: round.exitCode };
   }
-  const { watchLoop } = await import('./watch.js');
+  const { compactNodes, watchLoop } = await import('./watch.js');
   return watchLoop({
     intervalMs: watchMs,
     deps,
     round: () => scaleDownRound(target, deps, 'deferred'),
     machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => nodeChanges(prev.nodes, next.nodes),
+    ...(o.output === 'table' ? { compact: (r: ScaleDownRound) => compactNodes(r.nodes) } : {}),
   });
 }
 

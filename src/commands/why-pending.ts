@@ -158,13 +158,14 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
     if (round.text) deps.stdout(round.text);
     return { exitCode: round.exitCode };
   }
-  const { watchLoop } = await import('./watch.js');
+  const { compactPods, watchLoop } = await import('./watch.js');
   return watchLoop({
     intervalMs: watchMs,
     deps,
     round: () => whyPendingRound(target, deps, 'deferred'),
     machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => podChanges(prev.reports, next.reports),
+    ...(o.output === 'table' ? { compact: (r: WhyPendingRound) => compactPods(r.reports) } : {}),
   });
 }
 

@@ -346,3 +346,48 @@ describe('the README legend explains what the reports print', () => {
     for (const s of [...sources, 'none']) expect(legend).toContain(`\`${s}\` (`);
   });
 });
+
+describe('--watch at a terminal redraws a compact view: what changed and the counts first', () => {
+  it('why-pending: one line a pod under the counts, not the whole report each round', async () => {
+    const { runWhyPending } = await import('../../src/commands/why-pending.js');
+    let interrupt: (() => void) | undefined;
+    const c = capturingDeps({
+      stdoutIsTTY: true,
+      terminalWidth: 80,
+      onInterrupt: (h) => {
+        interrupt = h;
+        return () => undefined;
+      },
+    });
+    const done = runWhyPending({ ...PIPED_JSON, output: 'table', from: [DEMO], allNamespaces: true, watch: '10s' } as never, c.deps);
+    for (let i = 0; i < 600 && !c.stdout().includes('compact view'); i++) await new Promise((r) => setTimeout(r, 50));
+    interrupt!();
+    await done;
+    const screen = c.stdout();
+    expect(screen.startsWith('\u001b[H\u001b[2Jround 1 at ')).toBe(true);
+    expect(screen).toContain('\n8 pod(s): ');
+    expect(screen).toContain('\n  ↑ web/api-5jnmtxgjl-prp7m  ');
+    expect(screen).toContain('\n  ✖ payments/ledger-db-0  ');
+    // the whole report (CA health, node-group tables, fixes) is not reprinted each round
+    expect(screen).not.toContain('NODE GROUP');
+    expect(screen).not.toContain('fix:');
+    expect(screen.split('\n').length).toBeLessThan(20);
+  });
+
+  it('off a terminal (a log), each round is still the whole report', async () => {
+    const { runScaleDownBlockers } = await import('../../src/commands/scale-down-blockers.js');
+    let interrupt: (() => void) | undefined;
+    const c = capturingDeps({
+      onInterrupt: (h) => {
+        interrupt = h;
+        return () => undefined;
+      },
+    });
+    const done = runScaleDownBlockers({ ...PIPED_JSON, output: 'table', from: [DEMO], watch: '10s' } as never, c.deps);
+    for (let i = 0; i < 600 && !c.stdout().includes('Why, by CA reason'); i++) await new Promise((r) => setTimeout(r, 50));
+    interrupt!();
+    await done;
+    expect(c.stdout()).toContain('CA REASON');
+    expect(c.stdout()).not.toContain('compact view');
+  });
+});

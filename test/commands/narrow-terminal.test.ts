@@ -52,9 +52,13 @@ describe.skipIf(!tmux)('at an 80-column terminal (tmux; skipped where tmux is no
     const screen = await at80(`scale-down-blockers ${demo}`);
     expect(screen).toContain('EXIT=0');
     expect(spilled(screen)).toEqual([]);
-    expect(screen).toMatch(/^ {2}NODE +GROUP +UTIL +VERDICT +CA REASON$/m);
+    expect(screen).toMatch(/^ {2}NODE +GROUP +VERDICT +CA REASON$/m);
     expect(screen).toContain('ScaleDownDisabledAnnotation');
-    expect(screen).toContain('blocking pods: no room: frontend-ndxrt2l4f-2mbtq');
+    // issue 28: the utilization cell no longer breaks into three lines (cpu / 75.6% / <= 85%*): it goes under the row, whole
+    expect(screen).toContain('\n      utilization: cpu 75.6% <= 85%*; blocking pods: 3: UnmovableKubeSystemPod,');
+    expect(screen).toContain('\n      utilization: memory 89.8% > 50%\n');
+    expect(screen).not.toMatch(/^ +(<= \d+%\*?|\d+(\.\d)?%( <=| >)?)$/m);
+    expect(screen).toContain('blocking pods: no room:\n        frontend-ndxrt2l4f-2mbtq');
     expect(screen).not.toContain('…');
   });
 

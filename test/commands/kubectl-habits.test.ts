@@ -391,3 +391,20 @@ describe('--watch at a terminal redraws a compact view: what changed and the cou
     expect(c.stdout()).not.toContain('compact view');
   });
 });
+
+describe('a named pod that is not Pending', () => {
+  it('gets "not pending" first, and CA health folded to one line (it cannot be the cause)', () => {
+    const r = cli(['why-pending', 'customers-pg-0', ...demo]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[2]).toBe('✔ databases/customers-pg-0  not pending: scheduled on node ip-10-0-41-17.ec2.internal');
+    expect(r.stdout).toContain('\nCA health: 1 finding(s) (ca-loop-failing), not about this pod; casdoctor why-pending --all shows them\n');
+    expect(r.stdout).not.toContain('fix: Grant CA');
+  });
+
+  it('a Pending pod keeps the whole CA health block before it', () => {
+    const r = cli(['why-pending', 'ledger-db-0', ...demo, '--fail-on', 'never']);
+    expect(r.stdout.indexOf('CA health\n')).toBeLessThan(r.stdout.indexOf('payments/ledger-db-0'));
+    expect(r.stdout).toContain('fix: Grant CA');
+  });
+});

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/cli.js';
+import { start } from './start.js';
+await start();

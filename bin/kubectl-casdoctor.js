@@ -1,4 +1,5 @@
 #!/usr/bin/env node
 // kubectl plugin entry: `kubectl casdoctor why-pending ...` runs casdoctor with the current kubeconfig context.
 process.env.CASDOCTOR_AS_KUBECTL_PLUGIN = '1';
-await import('../dist/cli.js');
+const { start } = await import('./start.js');
+await start();

@@ -14,6 +14,7 @@ import type { CliContext, Registrar } from './commands/register.js';
 import type { Deps, GlobalOptions, RunResult } from './commands/types.js';
 import { EXIT } from './commands/types.js';
 import { guardTerminalOutput, safeLines } from './report/sanitize.js';
+import { colorMode } from './report/style.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
 const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerNodeGroupAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight, registerHistory];
@@ -64,7 +65,7 @@ export function buildProgram(): Command {
       'Cluster Autoscaler flags overriding those found on its Deployment, e.g. "--expander=random --max-nodes-total=50"',
     )
     .addOption(
-      new Option('-o, --output <format>', 'output format: table (default), json or yaml; why-pending and scale-down-blockers also wide and name; preflight also sarif, junit, markdown; snapshot: the directory to write')
+      new Option('-o, --output <format>', 'output format: table (default), json or yaml (every report, the overview too; checks: json only); why-pending and scale-down-blockers also wide and name; preflight also sarif, junit, markdown; snapshot: the directory to write')
         .default('table')
         // kubectl accepts -o=json; commander hands a short option's `=json` over verbatim
         .argParser((v: string) => v.replace(/^=/, '')),
@@ -74,36 +75,50 @@ export function buildProgram(): Command {
         .choices(['error', 'warning', 'info', 'never'])
         .default('error'),
     )
+    .addOption(
+      new Option('--color [when]', 'colors: auto (at a terminal, the default), always (also FORCE_COLOR=1, e.g. for less -R) or never')
+        .choices(['always', 'never', 'auto'])
+        .preset('always'),
+    )
     .option('--no-color', 'no colors (also NO_COLOR=1)')
     .option('--debug', 'print stack traces for unexpected errors')
-    .option('-y, --yes', 'never prompt, even at a terminal');
+    .option('-y, --yes', 'never prompt, even at a terminal')
+    .option('--menu', 'the overview (casdoctor alone) at a terminal: then choose the next command from a menu');
 
   for (const register of REGISTRARS) register(program, cliContext);
 
   program
     .command('checks')
-    .description('list every check: id, severity, commands, summary')
+    .description('list every check: id, the severities it can emit, commands, summary')
+    .argument('[filter]', 'only the checks of an autoscaler (karpenter, ca), a provider (aws, externalgrpc), a command, or whose id contains the word')
+    .option('--provider <name>', 'only the checks that apply to karpenter, ca, aws or externalgrpc')
+    .option('--command <name>', 'only the checks a command runs: why-pending, asg-audit, scale-down-blockers, preflight')
     .addHelpText(
       'after',
       `
 Examples:
-  ${PROGRAM_NAME} checks                       the table: check, severity, commands, summary
+  ${PROGRAM_NAME} checks                       the table: check, severities (most severe first), commands, summary
+  ${PROGRAM_NAME} checks karpenter             Karpenter's checks only
+  ${PROGRAM_NAME} checks --command scale-down-blockers
+  ${PROGRAM_NAME} checks pdb                   the checks whose id contains "pdb"
   ${PROGRAM_NAME} checks -o json               the same as JSON, with each check's docs URL`,
     )
-    .action(async (_opts: unknown, cmd: Command) => {
+    .action(async (word: string | undefined, opts: { provider?: string; command?: string }, cmd: Command) => {
       const { runListChecks } = await import('./commands/checks.js');
-      setResult(await runListChecks(globalOptions(cmd), defaultDeps()));
+      setResult(await runListChecks(globalOptions(cmd), defaultDeps(), { word, provider: opts.provider, command: opts.command }));
     });
 
   program
     .command('explain')
-    .description("print a check's documentation")
-    .argument('<check-id>', 'the check id, e.g. pod-untolerated-taint')
+    .description("print a check's documentation, by its id or by a reason name casdoctor prints")
+    .argument('<check-id>', "the check id, e.g. pod-untolerated-taint, or a name from CA's, the scheduler's or Karpenter's reasons")
     .addHelpText(
       'after',
       `
 Examples:
   ${PROGRAM_NAME} explain pod-untolerated-taint
+  ${PROGRAM_NAME} explain NotEnoughPdb                 the CA REASON scale-down-blockers prints
+  ${PROGRAM_NAME} explain 'max node group size reached' a reason from CA's NotTriggerScaleUp event
   ${PROGRAM_NAME} explain asg-missing-discovery-tag | less`,
     )
     .action(async (id: string, _opts: unknown, cmd: Command) => {
@@ -161,14 +176,16 @@ Examples:
       );
     }
     const { runOverview } = await import('./commands/overview.js');
-    setResult(await runOverview(globalOptions(cmd), defaultDeps()));
+    setResult(await runOverview({ ...globalOptions(cmd), menu: Boolean(cmd.opts().menu) }, defaultDeps()));
   });
 
   program.addHelpText(
     'after',
     `
 Examples:
-  ${PROGRAM_NAME}                                          overview of the current cluster
+  ${PROGRAM_NAME}                                          overview of the current cluster, then the next commands
+  ${PROGRAM_NAME} -o json                                  the overview's counts as JSON (docs/json.md)
+  ${PROGRAM_NAME} --menu                                   the overview, then pick the next command from a menu
   ${PROGRAM_NAME} why-pending --all -A                     why every Pending pod is Pending
   ${PROGRAM_NAME} why-pending pod/orders-pg-0 -n databases one pod, named as kubectl prints it
   ${PROGRAM_NAME} scale-down-blockers --node ip-10-0-14-37 why CA keeps this node
@@ -191,7 +208,7 @@ const cliContext: CliContext = {
 
 function globalOptions(cmd: Command): GlobalOptions {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
-  const noColor = o.color === false || (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '');
+  const mode = colorMode(o.color as string | boolean | undefined, process.env);
   return {
     from: (o.from as string[] | undefined) ?? [],
     kubeconfig: o.kubeconfig as string | undefined,
@@ -204,7 +221,8 @@ function globalOptions(cmd: Command): GlobalOptions {
     caArgs: o.caArgs as string | undefined,
     output: o.output as GlobalOptions['output'],
     failOn: o.failOn as GlobalOptions['failOn'],
-    color: !noColor,
+    color: mode !== 'never',
+    colorMode: mode,
     debug: Boolean(o.debug),
     yes: Boolean(o.yes),
   };
@@ -244,8 +262,40 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+/**
+ * The first operand of the command line when it names no command: `casdoctor why-pendng -A` must say "unknown
+ * command", not "unknown option '-A'" (commander parses the flags after an unknown word as the program's own). Global
+ * options that take a value are skipped with their value, so `--from dir why-pendng` finds the word too.
+ */
+export function mistypedCommand(program: Command, args: readonly string[]): string | undefined {
+  const takesValue = new Set(
+    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)),
+  );
+  const names = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return undefined;
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && takesValue.has(a)) i++;
+      continue;
+    }
+    return names.has(a) ? undefined : a;
+  }
+  return undefined;
+}
+
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
+  const typo = mistypedCommand(program, argv.slice(2));
+  // a lone unknown word reaches the program's action, which says the same; with flags after it, commander would first
+  // reject a subcommand's flag as the program's own
+  if (typo !== undefined && argv.slice(2).some((a) => a.startsWith('-'))) {
+    const { suggestSimilar } = await import('./commands/suggest.js');
+    const near = suggestSimilar(typo, program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+    writeErr(`error: unknown command '${typo}'${near.length ? `\n(Did you mean ${near.join(' or ')}?)` : ''}\nRun '${PROGRAM_NAME} --help' for usage.\n`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
   try {
     await program.parseAsync(argv);
     process.exitCode = result?.exitCode ?? EXIT.ok;

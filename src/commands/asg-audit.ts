@@ -6,7 +6,7 @@ import { InputError } from '../model/errors.js';
 import { isIncompleteSkip, SEVERITY_ORDER } from '../model/findings.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { renderAsgAuditText } from '../report/asg-audit-text.js';
-import { terminalStyle } from '../report/style.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../simulate/asg-audit.js';
 import { buildIamPlan } from '../simulate/iam.js';
@@ -150,7 +150,7 @@ export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, 
           notes: [],
           width: deps.stdoutIsTTY ? deps.terminalWidth : undefined,
         },
-        await terminalStyle(o.color && deps.stdoutIsTTY),
+        await terminalStyle(wantsColor(o, deps)),
       ),
     );
   }

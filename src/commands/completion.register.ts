@@ -4,7 +4,7 @@ import type { CliContext } from './register.js';
 export function registerCompletion(program: Command, ctx: CliContext): void {
   program
     .command('completion')
-    .description('print a shell completion script (subcommands, flags, and live pod, node and ASG names)')
+    .description('print a shell completion script (subcommands, flags, and pod, node and ASG names: live, or from --from)')
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
@@ -18,5 +18,15 @@ Examples:
       const { runCompletion } = await import('./completion.js');
       ctx.setResult(await runCompletion(shell, program, ctx.deps()));
       void cmd;
+    });
+
+  // what the completion scripts run after --from: the names in the dump, one a line (no live cluster to ask)
+  program
+    .command('__names', { hidden: true })
+    .argument('<kind>', 'pending-pods, nodes or namespaces')
+    .option('-n, --namespace <ns>', 'pending-pods: only this namespace')
+    .action(async (kind: string, opts: { namespace?: string }, cmd: Command) => {
+      const { runNames } = await import('./completion.js');
+      ctx.setResult(await runNames(kind, { ...ctx.globalOptions(cmd), namespace: opts.namespace }, ctx.deps()));
     });
 }

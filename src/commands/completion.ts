@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../model/errors.js';
 import { shellQuote } from '../model/shell.js';
-import { type Deps, EXIT, type RunResult } from './types.js';
+import { safeText } from '../report/sanitize.js';
+import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 interface Spec {
   commands: Array<{ name: string; flags: string[] }>;
@@ -35,7 +36,7 @@ export function completionSpec(program: Command, checkIds: string[]): Spec {
  * this in step). '' is the overview (no subcommand); snapshot's -o names a directory; other commands ignore -o.
  */
 export const OUTPUT_FORMATS: Readonly<Record<string, readonly string[] | 'directory'>> = {
-  '': ['table'],
+  '': ['table', 'json', 'yaml'],
   'why-pending': ['table', 'json', 'yaml', 'name', 'wide'],
   'asg-audit': ['table', 'json', 'yaml'],
   'node-group-audit': ['table', 'json', 'yaml'],
@@ -47,9 +48,11 @@ export const OUTPUT_FORMATS: Readonly<Record<string, readonly string[] | 'direct
 
 // Dynamic names come from kubectl and the aws CLI directly, so completing costs no casdoctor start-up. Their output is
 // data: every shell below splits it into words and never expands or evaluates it (a name may be `$(...)`).
-const PENDING_PODS = `kubectl get pods \${ns:+-n "$ns"} --field-selector=status.phase=Pending -o jsonpath='{.items[*].metadata.name}' 2>/dev/null`;
-const NODES = `kubectl get nodes -o jsonpath='{.items[*].metadata.name}' 2>/dev/null`;
-const NAMESPACES = `kubectl get namespaces -o jsonpath='{.items[*].metadata.name}' 2>/dev/null`;
+// After --from, the names come from the dump itself: casdoctor's hidden `__names` command reads it (bash and zsh keep the
+// --from words in $from; the command that is being completed is the first word, so a kubectl plugin asks itself).
+const PENDING_PODS = `if ((\${#from[@]})); then "\${words0}" __names pending-pods "\${from[@]}" \${ns:+-n "$ns"}; else kubectl get pods \${ns:+-n "$ns"} --field-selector=status.phase=Pending -o jsonpath='{.items[*].metadata.name}'; fi 2>/dev/null`;
+const NODES = `if ((\${#from[@]})); then "\${words0}" __names nodes "\${from[@]}"; else kubectl get nodes -o jsonpath='{.items[*].metadata.name}'; fi 2>/dev/null`;
+const NAMESPACES = `if ((\${#from[@]})); then "\${words0}" __names namespaces "\${from[@]}"; else kubectl get namespaces -o jsonpath='{.items[*].metadata.name}'; fi 2>/dev/null`;
 const CONTEXTS = 'kubectl config get-contexts -o name 2>/dev/null';
 const ASGS = `aws autoscaling describe-auto-scaling-groups --query 'AutoScalingGroups[].AutoScalingGroupName' --output text 2>/dev/null`;
 const FAIL_ON = ['error', 'warning', 'info', 'never'];
@@ -121,11 +124,14 @@ _casdoctor_files() {
 }
 
 _casdoctor() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" ns="" i w
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" ns="" i w words0="\${COMP_WORDS[0]}"
+  local -a from=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     case "$w" in
       -n|--namespace) ns="\${COMP_WORDS[i+1]}"; ((i++)) ;;
+      --from) from+=(--from "\${COMP_WORDS[i+1]}"); ((i++)) ;;
+      --from=*) from+=("$w") ;;
       ${spec.valueFlags.join('|')}) ((i++)) ;;
       --*=*) ;;
       -*) ;;
@@ -164,7 +170,7 @@ export function zshScript(spec: Spec): string {
     .map((c) => {
       const dynamic =
         c.name === 'why-pending'
-          ? `_casdoctor_add $' \\t\\n' "$(${PENDING_PODS.replace('${ns:+-n "$ns"}', '${ns:+-n} ${ns:+$ns}')})"`
+          ? `_casdoctor_add $' \\t\\n' "$(${PENDING_PODS.replaceAll('${ns:+-n "$ns"}', '${ns:+-n} ${ns:+$ns}')})"`
           : c.name === 'explain'
             ? `compadd -- ${spec.checkIds.map(shellQuote).join(' ')}`
             : c.name === 'completion'
@@ -195,11 +201,14 @@ _casdoctor_add() {
 
 _casdoctor() {
   emulate -L zsh
-  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmd= ns= i w
+  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmd= ns= i w words0=\${words[1]}
+  local -a from
   for ((i = 2; i < CURRENT; i++)); do
     w=\${words[i]}
     case $w in
       (-n|--namespace) ns=\${words[i+1]}; ((i++)) ;;
+      (--from) from+=(--from \${words[i+1]}); ((i++)) ;;
+      (--from=*) from+=($w) ;;
       (${spec.valueFlags.join('|')}) ((i++)) ;;
       (--*=*) ;;
       (-*) ;;
@@ -254,13 +263,40 @@ export function fishScript(spec: Spec): string {
     '            set ns -n $tokens[(math $i + 1)]',
     '        end',
     '    end',
-    "    kubectl get pods $ns --field-selector=status.phase=Pending -o 'jsonpath={.items[*].metadata.name}' 2>/dev/null | string split -n -- ' '",
+    '    set -l from (__casdoctor_from)',
+    '    if set -q from[1]',
+    '        $tokens[1] __names pending-pods $from $ns 2>/dev/null',
+    '    else',
+    "        kubectl get pods $ns --field-selector=status.phase=Pending -o 'jsonpath={.items[*].metadata.name}' 2>/dev/null | string split -n -- ' '",
+    '    end',
+    'end',
+    '# the --from words on the command line: then names come from the dump (casdoctor __names), not from kubectl',
+    'function __casdoctor_from',
+    '    set -l tokens (commandline -opc)',
+    '    for i in (seq (count $tokens))',
+    '        if test $tokens[$i] = --from; and test $i -lt (count $tokens)',
+    '            echo --from',
+    '            echo $tokens[(math $i + 1)]',
+    '        else if string match -q -- "--from=*" $tokens[$i]',
+    '            echo $tokens[$i]',
+    '        end',
+    '    end',
     'end',
     'function __casdoctor_namespaces',
-    "    kubectl get namespaces -o 'jsonpath={.items[*].metadata.name}' 2>/dev/null | string split -n -- ' '",
+    '    set -l from (__casdoctor_from)',
+    '    if set -q from[1]',
+    '        (commandline -opc)[1] __names namespaces $from 2>/dev/null',
+    '    else',
+    "        kubectl get namespaces -o 'jsonpath={.items[*].metadata.name}' 2>/dev/null | string split -n -- ' '",
+    '    end',
     'end',
     'function __casdoctor_nodes',
-    "    kubectl get nodes -o 'jsonpath={.items[*].metadata.name}' 2>/dev/null | string split -n -- ' '",
+    '    set -l from (__casdoctor_from)',
+    '    if set -q from[1]',
+    '        (commandline -opc)[1] __names nodes $from 2>/dev/null',
+    '    else',
+    "        kubectl get nodes -o 'jsonpath={.items[*].metadata.name}' 2>/dev/null | string split -n -- ' '",
+    '    end',
     'end',
     'function __casdoctor_contexts',
     '    kubectl config get-contexts -o name 2>/dev/null',
@@ -303,5 +339,26 @@ export async function runCompletion(shell: string, program: Command, deps: Deps)
   const make = scripts[shell];
   if (!make) throw new UsageError(`completion: unknown shell "${shell}"; use bash, zsh or fish`);
   deps.stdout(make(spec));
+  return { exitCode: EXIT.ok };
+}
+
+/**
+ * `casdoctor __names KIND --from DUMP`: the names the completion scripts offer after --from, one a line: the Pending
+ * pods why-pending would explain (in -n's namespace when given), the nodes, the namespaces. Only offline: live names
+ * come from kubectl itself, which costs no casdoctor start-up.
+ */
+export async function runNames(kind: string, o: GlobalOptions & { namespace?: string }, deps: Deps): Promise<RunResult> {
+  if (o.from.length === 0) throw new UsageError('__names reads a --from dump (live names come from kubectl)');
+  const { gatherInputs } = await import('./common.js');
+  const raw = await gatherInputs(o, { ...deps, stderr: () => {} });
+  let names: string[];
+  if (kind === 'pending-pods') {
+    const { isPendingCandidate } = await import('../model/k8s.js');
+    names = raw.pods.filter((p) => isPendingCandidate(p) && (o.namespace === undefined || p.metadata.namespace === o.namespace)).map((p) => p.metadata.name ?? '');
+  } else if (kind === 'nodes') names = raw.nodes.map((n) => n.metadata.name ?? '');
+  else if (kind === 'namespaces') names = raw.pods.map((p) => p.metadata.namespace ?? '');
+  else throw new UsageError(`__names: unknown kind "${kind}"; use pending-pods, nodes or namespaces`);
+  // a name is data: one line each, made safe; a name that is not one word would not complete as one anyway
+  for (const n of [...new Set(names)].filter(Boolean).sort()) deps.stdout(`${safeText(n)}\n`);
   return { exitCode: EXIT.ok };
 }

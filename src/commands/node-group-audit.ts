@@ -7,8 +7,8 @@ import { SEVERITY_ORDER } from '../model/findings.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { findingBlock, findingCounts, skippedLines } from '../report/findings-text.js';
 import { safeText } from '../report/sanitize.js';
-import { terminalStyle } from '../report/style.js';
-import { plainTable } from '../report/table.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
+import { fitTable, plainTable, wrapProse } from '../report/table.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { isPendingCandidate } from '../model/k8s.js';
 import type { AsgAuditOptions } from './asg-audit.js';
@@ -70,19 +70,19 @@ export async function runProviderAudit(
       stdoutSink(deps),
     );
   } else {
-    const s = await terminalStyle(o.color && deps.stdoutIsTTY);
+    const s = await terminalStyle(wantsColor(o, deps));
     const h = reportHeader(analysis.ca, now, o, undefined, headerProvider(analysis));
     const out: string[] = [`${s.bold(`casdoctor ${command}`)} · ${safeText(h.ca)} · now ${h.now} · ${safeText(h.source)}`, ''];
-    out.push(
-      plainTable(
-        ['NODE GROUP', 'MIN/TARGET/MAX', 'NODES', 'INSTANCE', 'INSTANCES BY STAGE'],
-        groups.map((g) => [safeText(g.name), `${g.minSize}/${g.targetSize}/${g.maxSize}`, String(g.nodes), safeText(g.instanceType ?? '-'), safeText(g.stages)]),
-      ),
-    );
+    // at a terminal, the table fits its width and the prose wraps at spaces, as asg-audit's does
+    const width = deps.stdoutIsTTY ? deps.terminalWidth : undefined;
+    const head = ['NODE GROUP', 'MIN/TARGET/MAX', 'NODES', 'INSTANCE', 'INSTANCES BY STAGE'];
+    const rows = groups.map((g) => [safeText(g.name), `${g.minSize}/${g.targetSize}/${g.maxSize}`, String(g.nodes), safeText(g.instanceType ?? '-'), safeText(g.stages)]);
+    const table = width ? fitTable(head, rows, width) : plainTable(head, rows);
+    out.push(table);
     out.push('');
     for (const f of findings) out.push(findingBlock(f, s), '');
     out.push(findingCounts(findings), ...skippedLines(skipped, s));
-    deps.stdout(`${out.join('\n')}\n`);
+    deps.stdout(`${out.map((b) => (width && b !== table ? wrapProse(b, width) : b)).join('\n')}\n`);
   }
   if (o.failOn === 'never') return { exitCode: EXIT.ok };
   const threshold = SEVERITY_ORDER[o.failOn];

@@ -7,14 +7,14 @@ import { shellCommand } from '../model/shell.js';
 import { formatDurationShort } from '../model/duration.js';
 import type { Finding } from '../model/findings.js';
 import { safeText as t } from '../report/sanitize.js';
-import { PLAIN, type Style, terminalStyle } from '../report/style.js';
+import { PLAIN, type Style, terminalStyle, wantsColor } from '../report/style.js';
 import { wrapProse } from '../report/table.js';
 import { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
 import { analyzePods } from '../simulate/why-pending.js';
 import { isPendingCandidate } from '../model/k8s.js';
-import { InputError } from '../model/errors.js';
+import { InputError, UsageError } from '../model/errors.js';
 import {
   isKarpenterNode,
   karpenterDisruptions,
@@ -27,10 +27,12 @@ import { isKarpenterOnly, podRoute } from '../checks/lib/route.js';
 import type { PodRoute, PodVerdict } from '../model/why-pending.js';
 import { stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
 import { gatherIam } from './asg-audit.js';
-import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
+import { gatherInputs, loadInstanceTypeData, renderMachineReport, requireOutput, resolveNow, splitArgs } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export interface OverviewData {
+  /** The time the report is as of (--now, the dump's own time, or the wall clock). */
+  now: Date;
   ca: string[];
   /** Pending pods by the verdict of the autoscaler that serves each (its route, checks/lib/route.ts). */
   pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; notEvaluated?: number; blocked: string[]; caNotRunning?: number };
@@ -168,6 +170,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   const karpenter = karpenterInputs(a).present ? karpenterOverview(a, pods) : undefined;
 
   const data: OverviewData = {
+    now,
     ca: caLines,
     pending: {
       total: pods.length,
@@ -311,12 +314,20 @@ const MENU = [
   { key: 'scale-down-blockers', label: 'Explain why nodes are not removed' },
 ];
 
-export async function runOverview(o: GlobalOptions, deps: Deps): Promise<RunResult> {
-  requireOutput(o.output, ['table'], 'casdoctor (overview)');
+export async function runOverview(o: GlobalOptions & { menu?: boolean }, deps: Deps): Promise<RunResult> {
+  const output = requireOutput(o.output, ['table', 'json', 'yaml'], 'casdoctor (overview)');
+  if (o.menu && !(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes && output === 'table'))
+    throw new UsageError('--menu needs a terminal (and no -o json or --yes)');
   const { data, exitCode } = await buildOverview(o, deps);
-  const text = renderOverview(data, await terminalStyle(o.color && deps.stdoutIsTTY));
+  if (output !== 'table') {
+    const { overviewJson } = await import('./overview-json.js');
+    deps.stdout(await renderMachineReport(output, overviewJson(data, data.now)));
+    return { exitCode };
+  }
+  const text = renderOverview(data, await terminalStyle(wantsColor(o, deps)));
   deps.stdout(deps.stdoutIsTTY && deps.terminalWidth ? `${wrapProse(text.replace(/\n$/, ''), deps.terminalWidth)}\n` : text);
-  if (!(deps.terminal && deps.stdinIsTTY && deps.stdoutIsTTY && !o.yes)) {
+  // kubectl's habit: print and exit; the menu of next commands only when asked for (--menu)
+  if (!o.menu || !deps.terminal) {
     // the next commands read the same input as this one: --from, --now and the rest carried over
     const same = sameInputFlags(o);
     const next = data.karpenterOnly ? ['why-pending -A', 'scale-down-blockers'] : ['why-pending -A', data.provider ? 'node-group-audit' : 'asg-audit', 'scale-down-blockers'];

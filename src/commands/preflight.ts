@@ -22,7 +22,7 @@ import { isFailing, renderJunit } from '../report/junit.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderPreflightText } from '../report/preflight-text.js';
 import { defaultUri, renderSarif } from '../report/sarif.js';
-import { terminalStyle } from '../report/style.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import {
@@ -316,7 +316,7 @@ export async function runPreflight(o: PreflightCommandOptions, deps: Deps): Prom
       case 'markdown':
         return renderMarkdown(report);
       default:
-        return renderPreflightText(report, await terminalStyle(forTerminal && o.color && deps.stdoutIsTTY));
+        return renderPreflightText(report, await terminalStyle(forTerminal && wantsColor(o, deps)));
     }
   };
   for (const f of files) {

@@ -10,7 +10,7 @@ import type { ScaleDownNodeReport } from '../model/scale-down.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { SEVERITY_ORDER } from '../model/findings.js';
 import { renderScaleDownText, type ScaleDownTextInput, scaleDownTextBlocks } from '../report/scale-down-text.js';
-import { terminalStyle } from '../report/style.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
 import { Analysis } from '../simulate/analysis.js';
 import { analyzeScaleDown, setNodeScope } from '../simulate/scale-down.js';
 import {
@@ -80,13 +80,14 @@ export async function runScaleDownBlockers(o: ScaleDownBlockersOptions, deps: De
     if (round.text) deps.stdout(round.text);
     return { exitCode: round.exitCode };
   }
-  const { watchLoop } = await import('./watch.js');
+  const { compactNodes, watchLoop } = await import('./watch.js');
   return watchLoop({
     intervalMs: watchMs,
     deps,
     round: () => scaleDownRound(target, deps, 'deferred'),
     machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => nodeChanges(prev.nodes, next.nodes),
+    ...(o.output === 'table' ? { compact: (r: ScaleDownRound) => compactNodes(r.nodes) } : {}),
   });
 }
 
@@ -127,12 +128,18 @@ async function pickNode(raw: RawInputs, deps: Deps): Promise<string | undefined>
 }
 
 /**
- * The node a --node argument names: its full name, kubectl's node/NAME, or the short name casdoctor's tables print
- * (ip-10-0-14-37 for ip-10-0-14-37.ec2.internal) when exactly one node has it.
+ * The node a --node argument names: its full name, kubectl's node/NAME, the short name casdoctor's tables print
+ * (ip-10-0-14-37 for ip-10-0-14-37.ec2.internal) when exactly one node has it, or its EC2 instance id (i-…, as
+ * asg-audit prints it), found in the nodes' spec.providerID (aws:///us-east-1a/i-…).
  */
-export function resolveNodeName(arg: string, names: readonly string[]): string {
+export function resolveNodeName(arg: string, names: readonly string[], providerIds: ReadonlyMap<string, string> = new Map()): string {
   const name = /^(nodes?|no)\//i.test(arg) ? arg.slice(arg.indexOf('/') + 1) : arg;
   if (names.includes(name)) return name;
+  if (/^i-[0-9a-f]{8,17}$/.test(name)) {
+    const owners = [...providerIds].filter(([, id]) => id.endsWith(`/${name}`)).map(([node]) => node);
+    if (owners.length === 1) return owners[0];
+    if (owners.length === 0) throw new InputError(`no node has instance ${name} (spec.providerID); nodes: ${listOf([...names].sort())}`);
+  }
   const short = names.filter((n) => n.startsWith(`${name}.`));
   if (short.length === 1) return short[0];
   if (short.length > 1) throw new UsageError(`node ${name} is ambiguous: ${listOf([...short].sort())}; give the full name`);
@@ -160,7 +167,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   if (raw.podsPartial) throw new InputError(`scale-down cannot be evaluated on part of the cluster's pods: ${raw.podsPartial.detail}`);
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   const names = raw.nodes.map((n) => n.metadata.name ?? '');
-  if (o.node) o = { ...o, node: resolveNodeName(o.node, names) };
+  if (o.node) o = { ...o, node: resolveNodeName(o.node, names, new Map(raw.nodes.map((n) => [n.metadata.name ?? '', n.spec?.providerID ?? '']))) };
   const kPresent = karpenterInputs(analysis).present;
   const nodePoolNames = karpenterInputs(analysis).nodePools.map((np) => np.metadata.name ?? '');
   const isGroup = (name: string) => analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === name);
@@ -177,7 +184,10 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
     analysis,
     (node, group) =>
       (o.node === undefined || node.metadata.name === o.node) &&
-      (o.nodegroup === undefined || group?.name === o.nodegroup) &&
+      (o.nodegroup === undefined ||
+        group?.name === o.nodegroup ||
+        // a NodePool's nodes belong to no CA group: its label names the pool (docs/karpenter.md)
+        (!isGroup(o.nodegroup) && isKarpenterNode(node) && node.metadata.labels?.['karpenter.sh/nodepool'] === o.nodegroup)) &&
       (reqs.length === 0 || labelsMatch(reqs, node.metadata.labels)),
   );
   const sd = analyzeScaleDown(analysis);
@@ -271,7 +281,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           karpenterNodePools: new Map(raw.nodes.filter(isKarpenterNode).map((n) => [n.metadata.name ?? '', n.metadata.labels?.['karpenter.sh/nodepool'] ?? ''])),
           karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString(), ...(karpenterOnly ? { caAbsent: true } : {}) }),
         };
-    const style = await terminalStyle(o.color && deps.stdoutIsTTY);
+    const style = await terminalStyle(wantsColor(o, deps));
     if (sink && sink !== 'deferred') {
       // written as it is made, in chunks: at 15,000 nodes the whole report is 18 MB held beside the analysis
       await writeBlocks(scaleDownTextBlocks(input, style), sink);

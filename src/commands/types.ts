@@ -21,6 +21,8 @@ export interface GlobalOptions {
   output: OutputFormat;
   failOn: FailOn;
   color: boolean;
+  /** --color=always|never|auto (FORCE_COLOR, NO_COLOR): `always` colours a pipe too; absent = auto. */
+  colorMode?: 'always' | 'never' | 'auto';
   debug: boolean;
   /** --yes: never prompt (pickers, menus), even at a terminal. */
   yes?: boolean;

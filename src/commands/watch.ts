@@ -1,4 +1,6 @@
 // --watch: re-run a command every interval, redraw in place at a terminal, and say what changed since the last round.
+import type { ScaleDownNodeReport } from '../model/scale-down.js';
+import type { PodReport, PodVerdict } from '../model/why-pending.js';
 import { safeText } from '../report/sanitize.js';
 import { type DeferredWrite, stdoutSink } from './common.js';
 import type { Deps, RunResult } from './types.js';
@@ -15,6 +17,38 @@ export interface WatchOptions<R extends Round> {
   changes(prev: R, next: R): string[];
   /** -o json|yaml|name: stdout is a stream of reports alone; the round banner and changes go to stderr, nothing is cleared. */
   machine?: boolean;
+  /**
+   * At a terminal, what each round redraws instead of the whole report: counts and one line per subject, under what
+   * changed, so a round fits the screen (the full report is one run without --watch). Off a terminal, the report.
+   */
+  compact?(r: R): string;
+}
+
+const POD_MARK: Record<PodVerdict, string> = {
+  'no-scale-up': '✖',
+  ignored: '✖',
+  'ca-not-running': '✖',
+  'scale-up': '↑',
+  'not-evaluated': '?',
+  'fits-existing-node': '✔',
+  'not-pending': '✔',
+};
+
+/** why-pending's compact round: the count of pods by verdict, then one line a pod (its mark, name and summary). */
+export function compactPods(reports: readonly PodReport[]): string {
+  const counts = new Map<string, number>();
+  for (const r of reports) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
+  const lines = [`${reports.length} pod(s): ${[...counts].map(([v, n]) => `${n} ${v}`).join(', ') || 'none Pending'}`];
+  for (const r of reports) lines.push(`  ${POD_MARK[r.verdict]} ${safeText(`${r.namespace}/${r.name}`)}  ${safeText(r.summary)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** scale-down-blockers' compact round: how many nodes CA could remove, then one line a node (verdict, CA's reason). */
+export function compactNodes(nodes: readonly ScaleDownNodeReport[]): string {
+  const removable = nodes.filter((n) => n.removable).length;
+  const lines = [`${removable} of ${nodes.length} node(s) could be removed now`];
+  for (const n of nodes) lines.push(`  ${n.verdict.padEnd(9)} ${safeText(n.name)}  ${safeText(n.caReason ?? n.summary)}`);
+  return `${lines.join('\n')}\n`;
 }
 
 const CLEAR_SCREEN = '\u001b[H\u001b[2J';
@@ -52,6 +86,9 @@ export async function watchLoop<R extends Round>(w: WatchOptions<R>): Promise<Ru
           // the write holds the round's whole analysis: not kept into the next round
           next.write = undefined;
         } else deps.stdout(next.text);
+      } else if (deps.stdoutIsTTY && w.compact) {
+        // redrawn in place: what changed, then the counts and a line per subject; the full report scrolls no banner away
+        deps.stdout(`${CLEAR_SCREEN}${header}\n${w.compact(next)}\n(compact view: the full report is the same command without --watch)\n${footer}`);
       } else deps.stdout(`${deps.stdoutIsTTY ? CLEAR_SCREEN : n > 1 ? '\n' : ''}${header}\n${next.text}${footer}`);
       prev = next;
       last = next;

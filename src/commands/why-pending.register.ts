@@ -7,7 +7,7 @@ export function registerWhyPending(program: Command, ctx: CliContext): void {
     .description(
       'explain why pods are Pending: the scheduler against existing nodes, CA against every node group',
     )
-    .argument('[pod]', 'pod name: NAME, pod/NAME (as kubectl prints it) or NAMESPACE/NAME')
+    .argument('[pod]', "pod name: NAME, pod/NAME (as kubectl prints it) or NAMESPACE/NAME; or a controller as kubectl's TYPE/NAME (deploy/api, sts/ledger-db, rs/, ds/, job/, cj/): its Pending pods")
     .option(
       // kubectl accepts -n=payments and -l=app=api; commander hands a short option's `=value` over verbatim
       '-n, --namespace <ns>',
@@ -26,7 +26,10 @@ export function registerWhyPending(program: Command, ctx: CliContext): void {
 Examples:
   casdoctor why-pending -n payments api-7f9c8d6b5-x2x7q     one pod, live cluster and AWS
   casdoctor why-pending pod/orders-pg-0 -n databases         TYPE/NAME, as kubectl get prints it
+  casdoctor why-pending deploy/api -n web                    the Pending pods of a Deployment (sts/, job/, rs/, ds/, cj/ too)
   casdoctor why-pending -A                                   every Pending pod in the cluster
+  casdoctor why-pending -A -o name                           NAMESPACE/NAME per line, which why-pending takes back:
+      ... | xargs -n1 casdoctor why-pending                  (without -A: pod/NAME, as kubectl prints it)
   casdoctor why-pending --all                                every Pending pod in the context's namespace
   casdoctor why-pending --all -n web -l app=frontend -o json
   casdoctor why-pending --all -A -o json --show-nodes        every node's and node group's result per pod

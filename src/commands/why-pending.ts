@@ -10,7 +10,7 @@ import type { PodReport } from '../model/why-pending.js';
 import { formatDurationShort } from '../model/duration.js';
 import { indexEventsByInvolvedObject, latestCaEventForPod } from '../simulate/ca-events.js';
 import { supportsHyperlinks } from '../report/style.js';
-import { terminalStyle } from '../report/style.js';
+import { terminalStyle, wantsColor } from '../report/style.js';
 import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
 import { autoscalersInInput, isKarpenterOnly, karpenterHeaderText, podRoute, type AutoscalersInInput, type PodRouteFact } from '../checks/lib/route.js';
@@ -36,7 +36,7 @@ import {
   stdoutSink,
   writeMachineReport,
 } from './common.js';
-import { labelsMatch, parseLabelSelector } from './selector.js';
+import { controllerPodSelector, labelsMatch, parseControllerRef, parseLabelSelector } from './selector.js';
 import { parseWatchInterval } from './watch-interval.js';
 import { strictExitCode } from './strict.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
@@ -61,6 +61,9 @@ export interface WhyPendingOptions extends GlobalOptions {
 export function selectPods(raw: RawInputs, o: WhyPendingOptions): (pod: Pod) => boolean {
   const reqs = o.selector ? parseLabelSelector(o.selector) : [];
   const ns = o.allNamespaces ? undefined : o.namespace;
+  // kubectl's TYPE/NAME for a controller (deploy/api, sts/ledger-db, job/x): that controller's Pending pods
+  const controller = o.pod ? parseControllerRef(o.pod) : undefined;
+  if (controller) return controllerPodSelector(controller, raw.pods, raw.jobs, ns, isPendingCandidate);
   if (o.pod) {
     let name = o.pod;
     let podNs = ns;
@@ -130,7 +133,7 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
   if (o.allNamespaces && !o.pod && !o.all) o = { ...o, all: true };
   // kubectl's default-namespace rule, live: no -n and no -A means the kubeconfig context's namespace, else "default".
   // Offline there is no context: like `kubectl get -f <file>`, every namespace in the files counts.
-  if (o.from.length === 0 && !o.namespace && !o.allNamespaces && !o.pod?.includes('/')) {
+  if (o.from.length === 0 && !o.namespace && !o.allNamespaces && (!o.pod?.includes('/') || parseControllerRef(o.pod))) {
     o = { ...o, namespace: await contextNamespace(o), namespaceFromContext: true };
   }
   const picking = !o.pod && !o.all;
@@ -157,13 +160,14 @@ export async function runWhyPending(o: WhyPendingOptions, deps: Deps): Promise<R
     if (round.text) deps.stdout(round.text);
     return { exitCode: round.exitCode };
   }
-  const { watchLoop } = await import('./watch.js');
+  const { compactPods, watchLoop } = await import('./watch.js');
   return watchLoop({
     intervalMs: watchMs,
     deps,
     round: () => whyPendingRound(target, deps, 'deferred'),
     machine: o.output !== 'table' && o.output !== 'wide',
     changes: (prev, next) => podChanges(prev.reports, next.reports),
+    ...(o.output === 'table' ? { compact: (r: WhyPendingRound) => compactPods(r.reports) } : {}),
   });
 }
 
@@ -282,7 +286,8 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
   let text: string;
   let write: DeferredWrite | undefined;
   if (o.output === 'name') {
-    text = renderNames('pod', reports.map((r) => r.name));
+    // with -A, NAMESPACE/NAME: what why-pending takes back (`-o name -A | xargs -n1 casdoctor why-pending`)
+    text = o.allNamespaces ? reports.map((r) => `${safeText(r.namespace)}/${safeText(r.name)}\n`).join('') : renderNames('pod', reports.map((r) => r.name));
   } else if (o.output === 'json' || o.output === 'yaml') {
     const { whyPendingPodEntries, WHY_PENDING_SCHEMA_VERSION } = await import('./why-pending-json.js');
     const report = {
@@ -330,7 +335,7 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
           return v ? renderKarpenterPodSection(v, st, { version: karpenterInputs(analysis).settings?.version }) : [];
         },
       },
-      await terminalStyle(o.color && deps.stdoutIsTTY),
+      await terminalStyle(wantsColor(o, deps)),
     );
   }
   let exitCode: number = EXIT.ok;

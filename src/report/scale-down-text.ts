@@ -192,9 +192,14 @@ function* blocksOf(input: ScaleDownTextInput, s: Style, isTable: (t: string) => 
       t(n.caReason ?? '-'),
       blockingCell(n),
     ]);
-    // at a narrow terminal the heading is what keeps the utilization column from wrapping to its own width
-    const head = ['NODE', 'GROUP', input.width && input.width < 100 ? 'UTIL' : 'UTILIZATION', 'VERDICT', 'CA REASON', 'BLOCKING PODS'];
-    const table = input.width ? fitTable(head, rows, input.width) : plainTable(head, rows);
+    // at a narrow terminal the utilization cell would break into three lines beside CA's longest reason: it goes under
+    // the row with the blocking pods instead ("utilization: cpu 75.6% <= 85%*; blocking pods: …"), whole
+    const narrow = input.width !== undefined && input.width < 100;
+    const head = narrow ? ['NODE', 'GROUP', 'VERDICT', 'CA REASON', 'UTILIZATION'] : ['NODE', 'GROUP', 'UTILIZATION', 'VERDICT', 'CA REASON', 'BLOCKING PODS'];
+    const cells = narrow
+      ? rows.map(([node, group, util, verdict, reason, blocking]) => [node, group, verdict, reason, blocking ? `${util}; blocking pods: ${blocking}` : util])
+      : rows;
+    const table = input.width ? fitTable(head, cells, input.width) : plainTable(head, rows);
     isTable(table);
     yield table;
     if (input.nodes.some((n) => n.utilization?.thresholdSource === 'asg-tag'))

@@ -20,6 +20,30 @@ export async function terminalStyle(color: boolean): Promise<Style> {
   return { bold: c.bold, dim: c.dim, red: c.red, yellow: c.yellow, green: c.green, cyan: c.cyan };
 }
 
+/**
+ * Whether to colour stdout: `--color=always` (or FORCE_COLOR, for `less -R`) colours a pipe too, `--color=never`,
+ * `--no-color` and NO_COLOR never colour; by default (auto) only a terminal gets colours.
+ */
+export function wantsColor(o: { color: boolean; colorMode?: ColorMode }, deps: { stdoutIsTTY: boolean }): boolean {
+  if (!o.color) return false;
+  return o.colorMode === 'always' || deps.stdoutIsTTY;
+}
+
+export type ColorMode = 'always' | 'never' | 'auto';
+
+/**
+ * The colour mode from the flags and the environment: an explicit --color/--no-color first, then NO_COLOR (any
+ * non-empty value), then FORCE_COLOR (0 or false turn colours off, any other value on, as chalk and Node read it).
+ */
+export function colorMode(flag: string | boolean | undefined, env: NodeJS.ProcessEnv): ColorMode {
+  if (flag === false || flag === 'never') return 'never';
+  if (flag === true || flag === 'always') return 'always';
+  if (flag === 'auto') return 'auto';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 'never';
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false' ? 'never' : 'always';
+  return 'auto';
+}
+
 export function severityMark(s: Severity, style: Style): string {
   return s === 'error' ? style.red('✖') : s === 'warning' ? style.yellow('▲') : style.cyan('ℹ');
 }

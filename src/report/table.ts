@@ -99,6 +99,29 @@ export function wrapWords(line: string, width: number, hang = 0): string[] {
 }
 
 const COMMAND_LINE = /^\s*(\$ )?(aws|kubectl|casdoctor|kubectl-casdoctor|eksctl|helm) /;
+/** A report's header line: `casdoctor why-pending · CA v1.32.1 (…) · now … · from …` (a title, not a command). */
+const HEADER_LINE = /^casdoctor [a-z-]+ · /;
+
+/**
+ * A header line fitted to the terminal: broken between its ` · ` facts, each continuation line starting `  · `; a fact
+ * still wider breaks at its spaces, and a word wider than the terminal (a discovery tag list) stays whole, to copy.
+ */
+export function wrapHeader(line: string, width: number): string[] {
+  if (visibleWidth(line) <= width) return [line];
+  const facts = line.split(' · ');
+  const out: string[] = [];
+  let cur = facts[0];
+  for (const f of facts.slice(1)) {
+    if (visibleWidth(cur) + 3 + visibleWidth(f) <= width) cur += ` · ${f}`;
+    else {
+      out.push(cur);
+      cur = `  · ${f}`;
+    }
+  }
+  out.push(cur);
+  // a fact still too wide breaks at its own spaces (`discovery` above its tag list), the tag list itself whole
+  return out.flatMap((l) => wrapWords(l, width, 4));
+}
 
 /**
  * Wraps every line of a block of prose to the terminal width, at spaces. A continuation line lines up after a line's
@@ -110,6 +133,7 @@ export function wrapProse(text: string, width: number): string {
     .flatMap((line) => {
       if (visibleWidth(line) <= width) return [line];
       const plain = line.replace(ESCAPES, '');
+      if (HEADER_LINE.test(plain)) return wrapHeader(line, width);
       // a command to copy and paste stays on one line: split, its first line would run alone
       if (COMMAND_LINE.test(plain)) return [line];
       const label = /^( *)(?:[^ ]+(?: [^ ]+)?)( {2,})/.exec(plain);

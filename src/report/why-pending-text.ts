@@ -150,7 +150,9 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
   out.push('');
   // is CA running at all: first, before any pod is explained
   const health = caHealthSection(input.findings, s, { links: input.hyperlinks });
-  if (health.length) out.push(...health, '');
+  // a named pod that is not Pending: that answer first; CA's health cannot be its cause, so it is folded to one line
+  const notPending = input.pods.length === 1 && input.pods[0].verdict === 'not-pending';
+  if (health.length && !notPending) out.push(...health, '');
   const podFindings = new Map<string, Finding[]>();
   const otherFindings: Finding[] = [];
   for (const f of input.findings) {
@@ -161,6 +163,7 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     } else otherFindings.push(f);
   }
   if (input.pods.length === 0) out.push('No Pending pods in scope.', '');
+  const folded = health.length && notPending ? [...new Set(input.findings.filter(isCaHealthFinding).map((f) => f.checkId))] : [];
   for (const p of input.shown ?? input.pods) {
     const key = `${p.namespace}/${p.name}`;
     const many = input.replicas?.get(p);
@@ -221,6 +224,8 @@ export function renderWhyPendingText(input: WhyPendingTextInput, s: Style = PLAI
     }
     out.push('');
   }
+  if (folded.length)
+    out.push(s.dim(`CA health: ${folded.length} finding(s) (${t(folded.join(', '))}), not about this pod; casdoctor why-pending --all shows them`), '');
   if (otherFindings.length > 0) {
     out.push(s.bold('Node groups and cluster'));
     for (const f of otherFindings) out.push(indent(findingBlock(f, s, { links: input.hyperlinks }), '  '));

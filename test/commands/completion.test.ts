@@ -13,7 +13,7 @@ import { runScaleDownBlockers } from '../../src/commands/scale-down-blockers.js'
 import type { Deps, GlobalOptions, RunResult } from '../../src/commands/types.js';
 import { runWhyPending } from '../../src/commands/why-pending.js';
 import { capturingDeps, PIPED_JSON } from './in-process.js';
-import { cli } from './run.js';
+import { cli, DEMO, ROOT } from './run.js';
 
 let bin: string;
 let script: string;
@@ -56,7 +56,15 @@ describe('casdoctor completion bash', () => {
   it('completes Pending pod names from kubectl, in the namespace given with -n', () => {
     expect(complete(['casdoctor', 'why-pending', 'a'])).toEqual(['api-7f9c8d6b5-x2x7q']);
     expect(complete(['casdoctor', 'why-pending', '-n', 'payments', ''])).toEqual(['ledger-db-0', 'ledger-db-1']);
-    expect(complete(['casdoctor', '--from', 'dump', 'why-pending', 'rep'])).toEqual(['report-builder-rcn64q4v2c-rgnzf']);
+  });
+  it('after --from, completes pod, node and namespace names from the dump, not from kubectl (issue 28)', () => {
+    const path = `${bin}:${join(ROOT, 'bin')}`;
+    // ledger-db-1 is only in the fake kubectl's answer; ledger-db-0 is the demo's Pending pod in payments
+    expect(complete(['casdoctor', '--from', DEMO, 'why-pending', '-n', 'payments', ''], path)).toEqual(['ledger-db-0']);
+    expect(complete(['casdoctor', 'why-pending', `--from=${DEMO}`, 'rep'], path)).toEqual(['report-builder-rcn64q4v2c-rgnzf']);
+    expect(complete(['casdoctor', 'why-pending', '--from', DEMO, '-n', 'pay'], path)).toEqual(['payments']);
+    const nodes = complete(['casdoctor', 'scale-down-blockers', '--from', DEMO, '--node', 'ip-10-0-1'], path);
+    expect(nodes).toEqual(['ip-10-0-11-142.ec2.internal', 'ip-10-0-14-37.ec2.internal', 'ip-10-0-18-203.ec2.internal']);
   });
   it('completes flags, flag values and check ids', () => {
     expect(complete(['casdoctor', 'why-pending', '--al'])).toEqual(expect.arrayContaining(['--all', '--all-namespaces']));
@@ -67,7 +75,7 @@ describe('casdoctor completion bash', () => {
     expect(complete(['casdoctor', 'why-pending', '-o', 'j'])).toEqual(['json']);
     expect(complete(['casdoctor', 'asg-audit', '-o', ''])).toEqual(['table', 'json', 'yaml']);
     expect(complete(['casdoctor', 'preflight', '-o', 'j'])).toEqual(['json', 'junit']);
-    expect(complete(['casdoctor', '-o', ''])).toEqual(['table']);
+    expect(complete(['casdoctor', '-o', ''])).toEqual(['table', 'json', 'yaml']);
     expect(complete(['casdoctor', '--context', 'prod', 'preflight', '--output', 's'])).toEqual(['sarif']);
   });
   it('completes file names, and directories for snapshot -o, each as one candidate even with spaces', () => {

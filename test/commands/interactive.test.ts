@@ -58,8 +58,8 @@ describe.skipIf(!tmux)('at a terminal (tmux; skipped where tmux is not installed
     expect(out).not.toContain('NODE GROUP');
   });
 
-  it('casdoctor alone shows the overview and a menu that runs the chosen command', async () => {
-    const s = start(`${cli} --from ${DEMO} --now ${DEMO_NOW}`);
+  it('casdoctor --menu shows the overview and a menu that runs the chosen command', async () => {
+    const s = start(`${cli} --menu --from ${DEMO} --now ${DEMO_NOW}`);
     const menu = await waitFor(s, /What next\?/);
     expect(menu).toMatch(/8 Pending: 6 no node group can place, 1 CA scales up/);
     expect(menu).toMatch(/of 11 nodes removable now/);
@@ -69,6 +69,15 @@ describe.skipIf(!tmux)('at a terminal (tmux; skipped where tmux is not installed
     const report = await waitFor(s, /EXIT=\d/);
     expect(report).toContain('casdoctor asg-audit');
     expect(report).toContain('demo-monitoring');
+  });
+
+  it('at a terminal, casdoctor alone prints the overview and the next commands and exits, as kubectl does (issue 28)', async () => {
+    const s = start(`${cli} --from ${DEMO} --now ${DEMO_NOW}`);
+    const out = await waitFor(s, /EXIT=\d/);
+    expect(out).toContain('Cluster Autoscaler overview');
+    expect(out).toContain('Next:\n  casdoctor why-pending -A');
+    expect(out).not.toContain('What next?');
+    expect(out).toContain('EXIT=1');
   });
 
   it('off a terminal, casdoctor alone prints the overview and the next commands, without a menu', () => {

@@ -147,11 +147,12 @@ describe('formats', () => {
     }
   });
 
-  it('-o name prints TYPE/NAME a line, as kubectl does: pod/ for why-pending, node/ for scale-down-blockers', () => {
+  it('-o name prints TYPE/NAME a line, as kubectl does: pod/ for why-pending, node/ for scale-down-blockers; with -A, NAMESPACE/NAME (issue 28)', () => {
     const pods = cli([...wp, '-o', 'name']);
     expect(pods.stdout.trim().split('\n')).toHaveLength(8);
-    expect(pods.stdout).toContain('pod/ledger-db-0\n');
-    expect(pods.stdout).toMatch(/^(pod\/[a-z0-9.-]+\n)+$/);
+    expect(pods.stdout).toContain('payments/ledger-db-0\n');
+    expect(pods.stdout).toMatch(/^([a-z0-9-]+\/[a-z0-9.-]+\n)+$/);
+    expect(cli(['why-pending', '--all', '-n', 'payments', ...demo, '-o', 'name', '--fail-on', 'never']).stdout).toBe('pod/ledger-db-0\n');
     const nodes = cli(['scale-down-blockers', ...demo, '-o', 'name']);
     expect(nodes.stdout).toContain('node/ip-10-0-14-37.ec2.internal\n');
     expect(nodes.stdout).toMatch(/^(node\/[a-z0-9.-]+\n)+$/);

@@ -36,9 +36,14 @@ async function at80(args: string): Promise<string> {
   }
 }
 
-/** Lines wider than the terminal, other than one unbreakable word (a URL) and commands to copy, kept on one line. */
+/**
+ * Lines wider than the terminal, other than one unbreakable word (a URL) and commands to copy, kept on one line. A
+ * report's header (`casdoctor why-pending · CA … · now …`) is not a command: it must fit (issue 28).
+ */
 const spilled = (screen: string) =>
-  screen.split('\n').filter((l) => [...l].length > 80 && l.trim().includes(' ') && !/^\s*(aws|kubectl|casdoctor) /.test(l));
+  screen
+    .split('\n')
+    .filter((l) => [...l].length > 80 && l.trim().includes(' ') && (!/^\s*(aws|kubectl|casdoctor) /.test(l) || /^casdoctor [a-z-]+ · /.test(l)));
 
 const demo = `--from ${DEMO} --now ${DEMO_NOW}`;
 
@@ -47,9 +52,13 @@ describe.skipIf(!tmux)('at an 80-column terminal (tmux; skipped where tmux is no
     const screen = await at80(`scale-down-blockers ${demo}`);
     expect(screen).toContain('EXIT=0');
     expect(spilled(screen)).toEqual([]);
-    expect(screen).toMatch(/^ {2}NODE +GROUP +UTIL +VERDICT +CA REASON$/m);
+    expect(screen).toMatch(/^ {2}NODE +GROUP +VERDICT +CA REASON$/m);
     expect(screen).toContain('ScaleDownDisabledAnnotation');
-    expect(screen).toContain('blocking pods: no room: frontend-ndxrt2l4f-2mbtq');
+    // issue 28: the utilization cell no longer breaks into three lines (cpu / 75.6% / <= 85%*): it goes under the row, whole
+    expect(screen).toContain('\n      utilization: cpu 75.6% <= 85%*; blocking pods: 3: UnmovableKubeSystemPod,');
+    expect(screen).toContain('\n      utilization: memory 89.8% > 50%\n');
+    expect(screen).not.toMatch(/^ +(<= \d+%\*?|\d+(\.\d)?%( <=| >)?)$/m);
+    expect(screen).toContain('blocking pods: no room:\n        frontend-ndxrt2l4f-2mbtq');
     expect(screen).not.toContain('…');
   });
 
@@ -81,6 +90,16 @@ describe.skipIf(!tmux)('at an 80-column terminal (tmux; skipped where tmux is no
       expect(screen).toMatch(/EXIT=1/);
       expect(spilled(screen)).toEqual([]);
     }
+  });
+
+  it('every report\'s header line fits, broken between its facts (issue 28)', async () => {
+    const screen = await at80(`why-pending -A ${demo} --fail-on never`);
+    expect(spilled(screen)).toEqual([]);
+    // (where `from` lands depends on the checkout's path: only the first two lines are pinned)
+    expect(screen).toContain('casdoctor why-pending · CA v1.32.1 (kube-system/cluster-autoscaler)\n  · expander least-waste · now 2026-11-21T10:00:00.000Z');
+    const audit = await at80(`asg-audit ${demo}`);
+    // the discovery tag list is one word to copy: under its label, whole
+    expect(audit).toContain('\n  · discovery\n    asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/demo\n');
   });
 
   it('checks puts each summary under its check, not from column 73', async () => {

@@ -1,5 +1,5 @@
 // Issue 15: the README a newcomer reads runs as written, its numbers are the tool's, and its links lead somewhere.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ROOT } from './run.js';
@@ -68,5 +68,34 @@ describe('docs/why-pending.md', () => {
       at = found + 1;
     }
     expect(m[2]).toContain('demo-databases   1/1/5');
+  });
+});
+
+describe('every output shown in the README and docs/ pages is what the current code prints (issue 28)', () => {
+  /** ```text blocks after a paragraph that names the command producing them: (`casdoctor …`). */
+  function shownOutputs(): Array<{ page: string; args: string[]; block: string }> {
+    const out: Array<{ page: string; args: string[]; block: string }> = [];
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const m of text.matchAll(/\(`casdoctor ([^`]+)`[^\n]*\n(?:[^\n]*\n)*?\n?```text\n([\s\S]*?)```/g))
+        out.push({ page, args: m[1].split(' '), block: m[2] });
+    }
+    return out;
+  }
+
+  it('finds the pages\' examples', () => {
+    expect(shownOutputs().map((o) => o.page).sort()).toEqual(['docs/asg-audit.md', 'docs/why-pending.md']);
+  });
+
+  it.each(shownOutputs().map((o) => [o.page, o] as const))('%s: each shown line, in order (a line cut with … by its start)', (_page, o) => {
+    const out = cli(o.args).stdout.split('\n');
+    let at = 0;
+    for (const line of o.block.trimEnd().split('\n')) {
+      const cut = line.endsWith('…');
+      const found = cut ? out.findIndex((l, i) => i >= at && l.startsWith(line.slice(0, -1))) : out.indexOf(line, at);
+      expect(found, `${o.page}: not in \`casdoctor ${o.args.join(' ')}\` (in order): ${line}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
   });
 });

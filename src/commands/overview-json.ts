@@ -1,6 +1,6 @@
 // `casdoctor -o json|yaml`: the overview as a machine document (docs/json.md), for dashboards and alerts.
 import type { JsonReport } from '../report/json.js';
-import type { OverviewData } from './overview.js';
+import type { OverviewData } from './overview-data.js';
 
 /** The overview's counts as data; the lines a person reads (CA's, IAM's, each NodePool's) are kept as text. */
 export function overviewJson(d: OverviewData, now: Date): JsonReport {
@@ -18,19 +18,29 @@ export function overviewJson(d: OverviewData, now: Date): JsonReport {
       noScaleUp: d.pending.noScaleUp,
       scaleUp: d.pending.scaleUp,
       fitsExistingNode: d.pending.fitsNode,
-      ignoredByCa: d.pending.ignored,
+      // counted by the verdict of the autoscaler that serves each pod (its route), as why-pending's JSON v3
+      ignored: d.pending.ignored,
+      notEvaluated: d.pending.notEvaluated ?? 0,
+      caNotRunning: d.pending.caNotRunning ?? 0,
       noScaleUpPods: d.pending.blocked,
     },
+    ...(d.karpenterOnly ? { karpenterOnly: true } : {}),
     scaleDown: {
       nodes: d.scaleDown.nodes,
       removable: d.scaleDown.removable,
       kept: d.scaleDown.topReasons.map(([reason, count]) => ({ reason, count })),
+      ...(d.scaleDown.notEvaluated ? { notEvaluated: d.scaleDown.notEvaluated } : {}),
+      ...(d.scaleDown.caNotRunning ? { caNotRunning: true } : {}),
     },
-    nodeGroups: {
-      provider: d.provider?.id ?? 'aws',
-      ...(d.provider ? { source: d.provider.source } : {}),
-      findings: { error: d.asg.error, warning: d.asg.warning, info: d.asg.info },
-    },
+    ...(d.karpenterOnly
+      ? {}
+      : {
+          nodeGroups: {
+            provider: d.provider?.id ?? 'aws',
+            ...(d.provider ? { source: d.provider.source } : {}),
+            findings: { error: d.asg.error, warning: d.asg.warning, info: d.asg.info },
+          },
+        }),
     iam: d.iam,
     ...(k
       ? {

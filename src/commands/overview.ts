@@ -5,7 +5,6 @@ import { runChecks } from '../checks/lib/engine.js';
 import { CA_HEALTH_CHECKS, caHealthFrom } from '../model/ca-health.js';
 import { shellCommand } from '../model/shell.js';
 import { formatDurationShort } from '../model/duration.js';
-import type { Finding } from '../model/findings.js';
 import { safeText as t } from '../report/sanitize.js';
 import { PLAIN, type Style, terminalStyle, wantsColor } from '../report/style.js';
 import { wrapProse } from '../report/table.js';
@@ -24,35 +23,14 @@ import {
 } from '../checks/lib/karpenter.js';
 import { karpenterKeeps } from '../report/karpenter-text.js';
 import { isKarpenterOnly, podRoute } from '../checks/lib/route.js';
-import type { PodRoute, PodVerdict } from '../model/why-pending.js';
+import type { PodVerdict } from '../model/why-pending.js';
 import { stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
 import { gatherIam } from './asg-audit.js';
 import { gatherInputs, loadInstanceTypeData, renderMachineReport, requireOutput, resolveNow, splitArgs } from './common.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
-export interface OverviewData {
-  /** The time the report is as of (--now, the dump's own time, or the wall clock). */
-  now: Date;
-  ca: string[];
-  /** Pending pods by the verdict of the autoscaler that serves each (its route, checks/lib/route.ts). */
-  pending: { total: number; noScaleUp: number; ignored: number; scaleUp: number; fitsNode: number; notEvaluated?: number; blocked: string[]; caNotRunning?: number };
-  /** Karpenter without Cluster Autoscaler: the overview is Karpenter's (no CA, ASG or IAM section). */
-  karpenterOnly?: boolean;
-  scaleDown: { nodes: number; removable: number; topReasons: Array<[string, number]>; caNotRunning?: boolean; notEvaluated?: string };
-  asg: { error: number; warning: number; info: number; top: Finding[] };
-  iam: string;
-  /** CA's cloud provider when it is not aws: its id and which of its inputs it runs with (ConfigMap or file). */
-  provider?: { id: string; source: string };
-  /** Karpenter beside CA: its NodePools, who serves each Pending pod, the Karpenter nodes it keeps. Absent without Karpenter. */
-  karpenter?: {
-    lines: string[];
-    nodePools: Array<{ name: string; line: string }>;
-    routes: { ca: number; karpenter: number; both: number; neither: number; unknown: number };
-    /** Pending pods by route, as namespace/name. */
-    podsByRoute: Record<PodRoute, string[]>;
-    nodes: { total: number; kept: number; byBlocker: Array<[string, number]> };
-  };
-}
+export type { OverviewData } from './overview-data.js';
+import type { OverviewData } from './overview-data.js';
 
 function countBy<T>(items: T[], key: (t: T) => string | undefined): Array<[string, number]> {
   const m = new Map<string, number>();

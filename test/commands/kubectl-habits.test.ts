@@ -316,7 +316,7 @@ describe('the overview: -o json|yaml, and no menu unless asked', () => {
   it('with Karpenter, the JSON says who serves the Pending pods', () => {
     const r = cli(['-o', 'json', '--from', join(ROOT, 'examples', 'karpenter'), '--now', '2026-11-24T14:00:00Z']);
     const doc = JSON.parse(r.stdout) as { karpenter: { routes: Record<string, number>; nodePools: Array<{ name: string }> } };
-    expect(Object.keys(doc.karpenter.routes)).toEqual(['ca', 'karpenter', 'both', 'neither']);
+    expect(Object.keys(doc.karpenter.routes)).toEqual(['ca', 'karpenter', 'both', 'neither', 'unknown']);
     expect(doc.karpenter.nodePools.map((p) => p.name)).toContain('batch');
   });
 

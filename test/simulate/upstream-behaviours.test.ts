@@ -363,7 +363,7 @@ describe('a pod consuming a ProvisioningRequest', () => {
     const w = world({ caArgs: [...DEFAULT_CA_ARGS, '--enable-provisioning-requests=true'] });
     w.add('pods', consumer(key));
     const p = analyze(w.raw).pods.find((x) => x.report.name === 'batch-0')!;
-    expect(p.report.verdict).toBe('ignored-by-ca');
+    expect(p.report.verdict).toBe('ignored');
     expect(p.report.summary).toContain(
       "Unschedulable pod didn't trigger scale-up, because it's consuming ProvisioningRequest web/batch-pr",
     );

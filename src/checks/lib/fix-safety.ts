@@ -106,7 +106,7 @@ export function realNodeTemplateCaveat(groups: Array<{ group: string; node: stri
 
 /** Text that states rule 2's caveat (this module's own sentence, or the asg-audit checks' relevance wording). */
 const REAL_NODE_CAVEAT =
-  /ignores the tag while the group has a Ready node|only when no node of the group is Ready|can scale to zero, and after that CA builds this template/;
+  /ignores (the tag|the nodeTemplate label) while (the|a) group has a Ready node|only when no node of the group is Ready|can scale to zero, and after that CA builds this template/;
 
 /** Resources every node has: a tag for them cannot invent a device. */
 function isStandardResource(r: string): boolean {

@@ -12,7 +12,8 @@ export function overviewJson(d: OverviewData, now: Date): JsonReport {
     // the node groups' error findings the overview names (the first three): asg-audit -o json has every finding
     findings: d.asg.top,
     skipped: [],
-    clusterAutoscaler: { lines: d.ca },
+    // a Karpenter-only cluster has no CA to describe (the text overview says the same)
+    clusterAutoscaler: { lines: d.karpenterOnly ? ['none in the input (no CA Deployment, no node group): Karpenter alone adds nodes'] : d.ca },
     pending: {
       total: d.pending.total,
       noScaleUp: d.pending.noScaleUp,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWhyPending, type WhyPendingOptions } from '../../src/commands/why-pending.js';
 import { buildOverview, renderOverview } from '../../src/commands/overview.js';
+import { overviewJson } from '../../src/commands/overview-json.js';
 import { type AsgAuditOptions } from '../../src/commands/asg-audit.js';
 import { runAsgAudit } from '../../src/commands/audit.js';
 import { scaleDownRound, type ScaleDownBlockersOptions } from '../../src/commands/scale-down-blockers.js';
@@ -170,6 +171,11 @@ describe('a Karpenter-only cluster (examples/karpenter-only: no CA Deployment, n
     expect(overview).toContain('  who serves them: 2 Karpenter, 6 none\n');
     expect(overview).not.toMatch(/CA 1\.37 defaults|Auto Scaling groups|IAM|Scale-down/);
     expect(exitCode).toBe(1);
+    // -o json says the same: Karpenter's cluster, no CA defaults, no node-group section
+    const doc = overviewJson(data, data.now) as unknown as Record<string, unknown>;
+    expect(doc.karpenterOnly).toBe(true);
+    expect(doc.nodeGroups).toBeUndefined();
+    expect(JSON.stringify(doc.clusterAutoscaler)).not.toMatch(/1\.37 defaults|CA health/);
 
     const s = capturingDeps({ realNow: () => new Date(NOW) });
     const round = await scaleDownRound({ ...PIPED_JSON, now: NOW, from: [KONLY], output: 'table' } as ScaleDownBlockersOptions, s.deps);

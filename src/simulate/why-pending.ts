@@ -393,7 +393,7 @@ function unevaluable(groups: GroupEvaluation[]): GroupEvaluation[] {
 function nodeGroupsUnknown(a: Analysis): string | undefined {
   // another cloud provider's groups come from its own state, never from AWS
   if (a.provider.id !== 'aws')
-    return `no node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)})${a.provider.id === 'externalgrpc' ? ': add `kubectl -n kube-system get configmap nodegroup-status -o json` or the provider\'s nodegroup-config.yaml to the input' : ''}`;
+    return `no node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)}): ${a.provider.addNodeGroupsHint}`;
   const gap = a.gapFor('autoScalingGroups');
   if (gap) return `${gap.reason}: ${gap.detail}`;
   if (!a.raw.provided.has('autoScalingGroups'))

@@ -35,6 +35,8 @@ export interface NodeGroupProvider extends TemplateProvider {
   readonly templateLabelEdit: string;
   /** How an operator puts a label on the group's real nodes, in a parenthesis. */
   readonly nodeLabelHowTo: string;
+  /** What to add to an input that holds none of the provider's node groups, in a sentence. */
+  readonly addNodeGroupsHint: string;
   /**
    * Where a scratch template's `aspect` comes from, in a report's parenthesis. AWS: "ASG tags", "ASG, m5.large";
    * externalgrpc: "nodeTemplate in ConfigMap kube-system/nodegroup-status".

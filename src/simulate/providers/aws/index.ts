@@ -12,6 +12,7 @@ export const awsProvider: NodeGroupProvider = {
   id: 'aws',
   groupNoun: 'Auto Scaling group',
   templateLabelEdit: 'the tag',
+  addNodeGroupsHint: 'add `aws autoscaling describe-auto-scaling-groups --output json` to the input',
   nodeLabelHowTo: "kubelet --node-labels in the launch template, or the EKS node group's labels",
   buildNodeGroups: (ctx) => buildNodeGroups({ asgs: ctx.raw.autoScalingGroups, nodes: ctx.raw.nodes, config: ctx.ca }),
   clusterNames: (ctx, all) => awsClusterNames(ctx.ca, all),

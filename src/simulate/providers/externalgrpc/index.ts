@@ -17,6 +17,7 @@ export const externalGrpcProvider: NodeGroupProvider = {
   id: 'externalgrpc',
   groupNoun: 'externalgrpc node group',
   templateLabelEdit: 'the nodeTemplate label',
+  addNodeGroupsHint: "add `kubectl -n kube-system get configmap nodegroup-status -o json` or the provider's nodegroup-config.yaml to the input",
   nodeLabelHowTo: "the kubelet's --node-labels in the instances' start-up script, the group's instanceParameter user data",
   buildNodeGroups: buildExternalGrpcNodeGroups,
   // the provider's groups carry no cluster tags: only CA's own --cluster-name names the cluster

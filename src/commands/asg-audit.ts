@@ -96,7 +96,7 @@ export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, 
     // a Karpenter-only cluster has no ASG to add: say what the cluster is and where its answers are
     if (!gap && isKarpenterOnly(analysis))
       throw new InputError(
-        `${o.from.length ? o.from.join(', ') : 'the cluster'} is a Karpenter-only cluster (NodePools, no Cluster Autoscaler Deployment, no Auto Scaling group): asg-audit audits CA's groups, there are none; casdoctor why-pending and scale-down-blockers explain Karpenter's decisions`,
+        `${o.from.length ? o.from.join(', ') : 'the cluster'} is a Karpenter-only cluster (NodePools, no Cluster Autoscaler Deployment, no Auto Scaling group): the audit covers CA's node groups, and there are none; casdoctor why-pending and scale-down-blockers explain Karpenter's decisions`,
       );
     throw new InputError(
       gap

@@ -316,7 +316,7 @@ export async function runPreflight(o: PreflightCommandOptions, deps: Deps): Prom
       case 'markdown':
         return renderMarkdown(report);
       default:
-        return renderPreflightText(report, await terminalStyle(forTerminal && wantsColor(o, deps)));
+        return renderPreflightText(report, await terminalStyle(forTerminal && wantsColor(o, deps)), forTerminal && deps.stdoutIsTTY ? deps.terminalWidth : undefined);
     }
   };
   for (const f of files) {

@@ -12,6 +12,12 @@ import { evidenceText, indent } from './findings-text.js';
 import { isFailing } from './junit.js';
 import { safeLines, safeText as t } from './sanitize.js';
 import { PLAIN, type Style, severityMark } from './style.js';
+import { visibleWidth, wrapHeader, wrapWords } from './table.js';
+
+/** Fits a line to the terminal (`width`), continuation lines indented `hang`; no width: unchanged (a file, a CI log). */
+function fitLine(line: string, width: number | undefined, hang: number): string {
+  return width ? line.split('\n').flatMap((l) => wrapWords(l, width, hang)).join('\n') : line;
+}
 
 function subject(f: Finding): string {
   return t(`${f.subject.kind} ${f.subject.namespace ? `${f.subject.namespace}/` : ''}${f.subject.name}`);
@@ -21,14 +27,23 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function findingBlock(f: Finding, s: Style): string {
-  const where = f.location ? s.dim(`  ${t(`${f.location.file}:${f.location.line}`)}`) : '';
-  const lines = [`${severityMark(f.severity, s)} ${s.bold(t(f.checkId))}  ${subject(f)}${where}`];
-  lines.push(indent(t(f.message), '    '));
-  for (const e of f.evidence.slice(0, 8)) lines.push(s.dim(`    · ${evidenceText(e)}`));
+function findingBlock(f: Finding, s: Style, width?: number): string {
+  const where = f.location ? t(`${f.location.file}:${f.location.line}`) : '';
+  const head = `${severityMark(f.severity, s)} ${s.bold(t(f.checkId))}  ${subject(f)}`;
+  // at a narrow terminal the file:line goes under the finding, whole (it is copied into an editor)
+  const lines = [width && where && visibleWidth(head) + 2 + where.length > width ? `${head}\n    ${s.dim(where)}` : `${head}${where ? s.dim(`  ${where}`) : ''}`];
+  lines.push(fitLine(indent(t(f.message), '    '), width, 4));
+  for (const e of f.evidence.slice(0, 8)) lines.push(s.dim(fitLine(`    · ${evidenceText(e)}`, width, 6)));
   if (f.evidence.length > 8) lines.push(s.dim(`    · … ${f.evidence.length - 8} more (-o json)`));
-  if (f.remediation) lines.push(indent(`fix: ${safeLines(f.remediation)}`, '    '));
-  lines.push(s.dim(`    docs: ${f.docsUrl}`));
+  // a fix's prose wraps; its YAML and commands (indented deeper, or a command line) stay as written, to paste
+  if (f.remediation)
+    lines.push(
+      indent(`fix: ${safeLines(f.remediation)}`, '    ')
+        .split('\n')
+        .map((l) => (/^ {5}/.test(l) || /^\s*(aws|kubectl|casdoctor|eksctl|helm) /.test(l) ? l : fitLine(l, width, 4)))
+        .join('\n'),
+    );
+  lines.push(s.dim(width && 10 + f.docsUrl.length > width ? `    docs:\n      ${f.docsUrl}` : `    docs: ${f.docsUrl}`));
   return lines.join('\n');
 }
 
@@ -43,12 +58,12 @@ function poolLine(p: KarpenterPoolSummary, width: number): string {
 }
 
 /** NodePools, then one line per workload: the pool and instance types Karpenter would launch, or why not. */
-function karpenterLines(pools: KarpenterPoolSummary[], report: PreflightReport, s: Style): string[] {
+function karpenterLines(pools: KarpenterPoolSummary[], report: PreflightReport, s: Style, width?: number): string[] {
   const out: string[] = [];
   const sources = (report.inputs as { nodePools?: string[] }).nodePools ?? [];
   out.push(s.dim(`Karpenter NodePools, in Karpenter's order${sources.length > 0 ? ` (${t(sources.join(', '))})` : ''}:`));
-  const width = Math.max(...pools.map((p) => t(p.name).length));
-  for (const p of [...pools].sort((a, b) => b.weight - a.weight || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))) out.push(poolLine(p, width));
+  const nameWidth = Math.max(...pools.map((p) => t(p.name).length));
+  for (const p of [...pools].sort((a, b) => b.weight - a.weight || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))) out.push(fitLine(poolLine(p, nameWidth), width, nameWidth + 4));
   const workloads = report.workloads as Array<PreflightWorkloadReport & Partial<KarpenterWorkloadReport>>;
   if (workloads.length === 0) return out;
   out.push(s.dim(report.groups.length > 0 ? 'which autoscaler adds a node for each workload:' : 'Karpenter per workload:'));
@@ -81,7 +96,8 @@ function karpenterLines(pools: KarpenterPoolSummary[], report: PreflightReport, 
   return out;
 }
 
-export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): string {
+/** The readable report; with `width` (a terminal's columns) every line fits it, fixes and URLs kept whole. */
+export function renderPreflightText(report: PreflightReport, s: Style = PLAIN, width?: number): string {
   const out: string[] = [];
   const active = report.findings.filter((f) => !f.suppressed);
   const suppressed = report.findings.filter((f) => f.suppressed);
@@ -115,19 +131,21 @@ export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): 
     );
   }
   const karpenter = report as PreflightReport & PreflightKarpenterReport;
-  if (karpenter.nodePools) out.push(...karpenterLines(karpenter.nodePools, report, s));
-  for (const n of report.notes) out.push(s.yellow(`note: ${safeLines(n)}`.replaceAll('\n', '\n      ')));
-  out.push('');
+  if (karpenter.nodePools) out.push(...karpenterLines(karpenter.nodePools, report, s).map((l) => fitLine(l, width, 6)));
+  for (const n of report.notes) out.push(s.yellow(fitLine(`note: ${safeLines(n)}`.replaceAll('\n', '\n      '), width, 6)));
+  // what is above is fitted here; the findings below fit themselves
+  const top = out.splice(0).map((l, n) => (n === 0 && width ? wrapHeader(l, width).join('\n') : fitLine(l, width, 4)));
+  out.push(...top, '');
   for (const f of active) {
-    out.push(findingBlock(f, s));
+    out.push(findingBlock(f, s, width));
     out.push('');
   }
   if (suppressed.length > 0) {
     out.push(s.dim(`suppressed (${suppressed.length}):`));
-    for (const f of suppressed) out.push(s.dim(`  ${t(f.checkId)}  ${subject(f)}: ${t(f.suppressed?.reason)}`));
+    for (const f of suppressed) out.push(s.dim(fitLine(`  ${t(f.checkId)}  ${subject(f)}: ${t(f.suppressed?.reason)}`, width, 4)));
     out.push('');
   }
-  for (const k of report.skipped) out.push(s.yellow(`skipped ${t(k.checkId)}: ${t(k.detail)}`));
+  for (const k of report.skipped) out.push(s.yellow(fitLine(`skipped ${t(k.checkId)}: ${t(k.detail)}`, width, 4)));
   if (report.skipped.length) out.push('');
   const failing = active.filter((f) => isFailing(f, report.failOn)).length;
   const count = (sev: string) => active.filter((f) => f.severity === sev).length;
@@ -140,8 +158,6 @@ export function renderPreflightText(report: PreflightReport, s: Style = PLAIN): 
     `${report.notApplicable.length} not applicable`,
   ].join(', ');
   const mark = failing > 0 ? s.red('✖') : report.skipped.length > 0 ? s.yellow('▲') : s.green('✔');
-  out.push(
-    `${mark} ${summary}${failing > 0 ? ` · ${plural(failing, 'finding')} at or above --fail-on ${report.failOn}` : ''}`,
-  );
+  out.push(fitLine(`${mark} ${summary}${failing > 0 ? ` · ${plural(failing, 'finding')} at or above --fail-on ${report.failOn}` : ''}`, width, 2));
   return `${out.join('\n')}\n`;
 }

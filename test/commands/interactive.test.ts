@@ -7,16 +7,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, DEMO_NOW, ROOT } from './run.js';
 
 const tmux = ['/usr/bin/tmux', '/bin/tmux'].find((p) => existsSync(p));
+// a tmux server of its own (-L): another test file's server ending never takes these sessions with it, and two
+// vitest workers can run the tmux files side by side
+const SOCKET = ['-L', `casdoctor-interactive-${process.pid}`];
 const sessions: string[] = [];
 
 function start(command: string): string {
   const name = `casdoctor-${process.pid}-${sessions.length}`;
   sessions.push(name);
-  execFileSync(tmux!, ['new-session', '-d', '-s', name, '-x', '160', '-y', '45', `cd ${ROOT} && NO_COLOR=1 ${command}; echo "EXIT=$?"; sleep 30`]);
+  execFileSync(tmux!, [...SOCKET, 'new-session', '-d', '-s', name, '-x', '160', '-y', '45', `cd ${ROOT} && NO_COLOR=1 ${command}; echo "EXIT=$?"; sleep 30`]);
   return name;
 }
-const screen = (s: string) => execFileSync(tmux!, ['capture-pane', '-t', s, '-p', '-S', '-200'], { encoding: 'utf8' });
-const keys = (s: string, ...k: string[]) => execFileSync(tmux!, ['send-keys', '-t', s, ...k]);
+const screen = (s: string) => execFileSync(tmux!, [...SOCKET, 'capture-pane', '-t', s, '-p', '-S', '-200'], { encoding: 'utf8' });
+const keys = (s: string, ...k: string[]) => execFileSync(tmux!, [...SOCKET, 'send-keys', '-t', s, ...k]);
 
 async function waitFor(s: string, re: RegExp, ms = 15_000): Promise<string> {
   const end = Date.now() + ms;
@@ -29,7 +32,7 @@ async function waitFor(s: string, re: RegExp, ms = 15_000): Promise<string> {
 }
 
 afterEach(() => {
-  for (const s of sessions.splice(0)) spawnSync(tmux!, ['kill-session', '-t', s]);
+  for (const s of sessions.splice(0)) spawnSync(tmux!, [...SOCKET, 'kill-session', '-t', s]);
 });
 
 const cli = `node bin/casdoctor.js`;

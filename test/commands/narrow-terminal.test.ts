@@ -1,6 +1,8 @@
 // Issue 15: the reports at an 80-column terminal (tmux), as a person on a laptop split screen sees them.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, DEMO_NOW, ROOT } from './run.js';
 
@@ -12,6 +14,8 @@ const SOCKET = ['-L', `casdoctor-narrow-${process.pid}`];
 // one idle session keeps this server up between tests: a server whose last session ends exits, racing the next test
 beforeAll(() => {
   if (tmux) execFileSync(tmux, [...SOCKET, 'new-session', '-d', '-s', 'keep', 'sleep 600']);
+  // panes made from now on keep the whole of a long report (a pane's scrollback is fixed when it is made)
+  if (tmux) execFileSync(tmux, [...SOCKET, 'set-option', '-g', 'history-limit', '50000']);
 });
 afterEach(() => {
   for (const s of sessions.splice(0)) spawnSync(tmux!, [...SOCKET, 'kill-session', '-t', s]);
@@ -21,12 +25,12 @@ afterAll(() => {
 });
 
 /** Runs a command in an 80x50 tmux pane and returns the whole scrollback, lines the terminal wrapped joined again. */
-async function at80(args: string): Promise<string> {
+async function at80(args: string, o: { shell?: boolean; ms?: number } = {}): Promise<string> {
   const name = `casdoctor-narrow-${process.pid}-${sessions.length}`;
   sessions.push(name);
-  execFileSync(tmux!, [...SOCKET, 'new-session', '-d', '-s', name, '-x', '80', '-y', '50', `cd ${ROOT} && NO_COLOR=1 node bin/casdoctor.js ${args}; echo "EXIT=$?"; sleep 30`]);
-  execFileSync(tmux!, [...SOCKET, 'set-option', '-t', name, 'history-limit', '20000']);
-  const end = Date.now() + 20_000;
+  const command = o.shell ? args : `NO_COLOR=1 node bin/casdoctor.js ${args}`;
+  execFileSync(tmux!, [...SOCKET, 'new-session', '-d', '-s', name, '-x', '80', '-y', '50', `cd ${ROOT} && ${command}; echo "EXIT=$?"; sleep 30`]);
+  const end = Date.now() + (o.ms ?? 20_000);
   for (;;) {
     // -J joins the lines the terminal wrapped: a line longer than 80 here is one that spilled past the edge
     const text = execFileSync(tmux!, [...SOCKET, 'capture-pane', '-t', name, '-p', '-J', '-S', '-20000'], { encoding: 'utf8' });
@@ -84,14 +88,6 @@ describe.skipIf(!tmux)('at an 80-column terminal (tmux; skipped where tmux is no
     expect(screen).toContain('    aws autoscaling delete-tags --tags ResourceId=demo-databases,ResourceType=auto-scaling-group,Key=k8s.io/cluster-autoscaler/node-template/taint/dedicated');
   });
 
-  it('asg-audit and the overview fit too', async () => {
-    for (const args of [`asg-audit ${demo}`, `${demo} --yes`]) {
-      const screen = await at80(args);
-      expect(screen).toMatch(/EXIT=1/);
-      expect(spilled(screen)).toEqual([]);
-    }
-  });
-
   it('every report\'s header line fits, broken between its facts (issue 28)', async () => {
     const screen = await at80(`why-pending -A ${demo} --fail-on never`);
     expect(spilled(screen)).toEqual([]);
@@ -107,4 +103,34 @@ describe.skipIf(!tmux)('at an 80-column terminal (tmux; skipped where tmux is no
     expect(spilled(screen)).toEqual([]);
     expect(screen).toMatch(/^ {2}pod-untolerated-taint +error +why-pending.*\n {6}summary: /m);
   });
+});
+
+// Issue 28: every command on every example, one pane for all (one tmux session: the cost is the commands, not tmux).
+// Kept on one line on purpose: commands, URLs, and a fix's YAML or code lines (indented under `fix:`), all to paste.
+const EXAMPLES = ['demo', 'karpenter', 'karpenter-only', 'externalgrpc'];
+// (the audits are not run on karpenter-only: they refuse it, exit 2, pointing at the commands that explain Karpenter)
+const COMMANDS = ['why-pending -A --all', 'scale-down-blockers', '', 'node-group-audit', 'asg-audit'];
+const yamlOrCode = (l: string) => /^ {6,}\S/.test(l) && !/^ {6,}(· |utilization|blocking|→)/.test(l);
+
+describe.skipIf(!tmux)('every command on every example at 80 columns (tmux)', () => {
+  it('no line spills past the edge but one to copy whole, and no report is cut short', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'casdoctor-80-'));
+    const runs = [
+      ...EXAMPLES.flatMap((ex) => COMMANDS.filter((c) => !c.endsWith('audit') || ex !== 'karpenter-only').map((c) => `${c} --from examples/${ex} --fail-on never`.trim())),
+      'preflight -f examples/preflight/manifests --eksctl examples/preflight/cluster.yaml --config examples/preflight/.casdoctor.yaml --fail-on never',
+      'preflight -f examples/preflight/manifests --nodepools examples/karpenter --fail-on never',
+      'checks',
+    ];
+    const script = runs.map((r) => `echo "=== ${r}"; NO_COLOR=1 node bin/casdoctor.js ${r} 2>/dev/null; echo "RC=$?"`).join('\n');
+    writeFileSync(join(dir, 'all.sh'), `cd ${JSON.stringify(ROOT)}\n${script}\n`);
+    const screen = await at80(`bash ${join(dir, 'all.sh')}`, { shell: true, ms: 120_000 });
+    const sections = screen.split(/^=== /m).slice(1);
+    expect(sections.map((x) => x.split('\n')[0])).toEqual(runs);
+    for (const sec of sections) {
+      const [title] = sec.split('\n');
+      // every command ran to its end with a usual exit code (0, or 1 for findings), not a usage or input error
+      expect(sec, title).toMatch(/^RC=[01]$/m);
+      expect(spilled(sec.slice(title.length)).filter((l) => !yamlOrCode(l)), title).toEqual([]);
+    }
+  }, 180_000);
 });

@@ -187,7 +187,7 @@ describe('a Karpenter-only cluster (examples/karpenter-only: no CA Deployment, n
   it('asg-audit says the cluster has no ASG to audit instead of asking for them', async () => {
     const c = capturingDeps({ realNow: () => new Date(NOW) });
     await expect(runAsgAudit({ ...PIPED_JSON, now: NOW, from: [KONLY], output: 'table' } as AsgAuditOptions, c.deps)).rejects.toThrow(
-      /is a Karpenter-only cluster \(NodePools, no Cluster Autoscaler Deployment, no Auto Scaling group\): asg-audit audits CA's groups, there are none/,
+      /is a Karpenter-only cluster \(NodePools, no Cluster Autoscaler Deployment, no Auto Scaling group\): the audit covers CA's node groups, and there are none/,
     );
   });
 });

@@ -77,11 +77,20 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
         `${backoff.length ? ` · in backoff: ${backoff.join(', ')}` : ''}`,
     );
   } else if (raw.provided.has('configMaps')) caLines.push('status ConfigMap: missing');
-  // several log files of CA read as one (rotated, or the previous container's): which, and the window they cover
+  // which CA log was read (several files of one CA are one log, merged by time), and the window it covers (issue 28)
   const log = a.caLog;
-  const logFiles = log?.source.kind === 'file' ? log.source.paths : undefined;
-  if (log && logFiles && logFiles.length > 1)
-    caLines.push(`CA log: ${logFiles.length} files merged by time (${logFiles.join(', ')}), ${log.firstTime ?? '?'} to ${log.lastTime ?? '?'}`);
+  if (log) {
+    const src = log.source;
+    const where =
+      src.kind === 'file'
+        ? src.paths && src.paths.length > 1
+          ? `${src.paths.length} files merged by time (${src.paths.join(', ')})`
+          : src.path
+        : src.kind === 'pod'
+          ? `pod ${src.namespace}/${src.pod}${src.previous ? ' (previous container)' : ''}`
+          : 'given text';
+    caLines.push(t(`CA log: ${where}, ${log.firstTime ?? '?'} to ${log.lastTime ?? '?'}`));
+  }
   // is CA running at all: its pod, its log, its metrics (the CA-health checks), first in the overview too
   const healthRun = runChecks(CHECKS, a, 'why-pending');
   const health = caHealthFrom(healthRun.findings);

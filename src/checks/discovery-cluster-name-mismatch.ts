@@ -1,6 +1,6 @@
 import type { AsgNodeGroup } from '../model/node-group.js';
 import { defineCheck } from './define-check.js';
-import { caSubject, listNames, tagCommand } from './lib/asg-audit.js';
+import { caSubject, listNames, tagCommand } from '../providers/aws/asg-audit-checks.js';
 
 const CA_PREFIX = 'k8s.io/cluster-autoscaler/';
 

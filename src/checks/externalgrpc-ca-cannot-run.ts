@@ -1,7 +1,7 @@
 import { shellCommand } from '../model/shell.js';
 import { caRunning, caScaleUpFails, type CaStopReason } from '../simulate/ca-running.js';
-import { grpcChangeSize, grpcRetryInstances } from '../simulate/providers/externalgrpc/wording.js';
-import { caInstanceView, countedInTargetSize } from '../simulate/providers/externalgrpc/groups.js';
+import { grpcChangeSize, grpcRetryInstances } from '../providers/externalgrpc/wording.js';
+import { caInstanceView, countedInTargetSize } from '../providers/externalgrpc/groups.js';
 import { defineCheck } from './define-check.js';
 import { configSource, grpcGate, grpcGroupSubject, PROVIDER_REPO } from './lib/externalgrpc.js';
 

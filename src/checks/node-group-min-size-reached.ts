@@ -1,4 +1,4 @@
-import { remedyText } from '../simulate/providers/types.js';
+import { remedyText } from '../providers/types.js';
 import { analyzeScaleDown, type NodeScaleDown } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
 import { nodesWithReason } from './lib/scale-down.js';

@@ -1,7 +1,7 @@
 import { shellCommand } from '../model/shell.js';
-import { auditedGroups, isAsgScoped } from '../simulate/asg-audit.js';
+import { auditedGroups, isAsgScoped } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { caSubject, groupSubject } from './lib/asg-audit.js';
+import { caSubject, groupSubject } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

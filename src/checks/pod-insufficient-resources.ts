@@ -2,7 +2,7 @@ import { formatResource } from '../model/quantity.js';
 import type { Resources } from '../model/scheduling.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { describeResources } from '../simulate/resources.js';
-import { remedyText } from '../simulate/providers/types.js';
+import { remedyText } from '../providers/types.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
 import { resourceEvidence } from './lib/fix-safety.js';

@@ -1,7 +1,7 @@
 import type { Pod } from '../model/k8s.js';
 import { explainNodeAffinityMismatch } from '../simulate/predicates/node-affinity.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
-import { remedyText } from '../simulate/providers/types.js';
+import { remedyText } from '../providers/types.js';
 import { defineCheck } from './define-check.js';
 import { realNodeTemplateCaveat, systemLabelAdvice, systemLabelOwner } from './lib/fix-safety.js';
 import { blocked, boundedEvidence, boundedList, listNames, podSubject } from './lib/support.js';

@@ -576,7 +576,7 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
     }
     await getExternalGrpcConfigMaps(target, inputs);
     // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
-    (await import('./externalgrpc-inputs.js')).scrubExternalGrpcConfigMaps(inputs);
+    (await import('../providers/externalgrpc/gather.js')).scrubExternalGrpcConfigMaps(inputs);
     if (opts.readCaRecord ?? true) {
       const record = await gatherCaRecord(target, inputs, {
         sinceSeconds: opts.caLogSinceSeconds ?? DEFAULT_CA_LOG_SINCE_SECONDS,
@@ -677,7 +677,7 @@ async function getExternalGrpcConfigMaps(target: Target, inputs: RawInputs): Pro
   if (!found) return;
   const ca = buildCaConfig({ deployment: found.deployment });
   if (ca.flags.cloudProvider.value !== 'externalgrpc') return;
-  const { externalGrpcConfigMapRefs } = await import('../simulate/providers/externalgrpc/deployment.js');
+  const { externalGrpcConfigMapRefs } = await import('../providers/externalgrpc/deployment.js');
   const spec = RESOURCES.find((r) => r.key === 'configMaps')!;
   for (const ref of externalGrpcConfigMapRefs(inputs.deployments, ca)) {
     if (inputs.configMaps.some((c) => c.metadata.name === ref.name && (c.metadata.namespace ?? 'default') === ref.namespace)) continue;

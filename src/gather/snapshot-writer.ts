@@ -16,9 +16,9 @@ import { KARPENTER_CRD_HOW_TO_PROVIDE } from '../model/karpenter-crds.js';
 import { isKarpenterControllerDeployment, KARPENTER_SETTINGS_ENV } from '../simulate/providers/karpenter/settings.js';
 import type { ConfigMap, Deployment } from '../model/k8s.js';
 import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
-import { scrubExternalGrpcCredentials } from '../simulate/providers/externalgrpc/config.js';
-import { externalGrpcConfigMapRefs } from '../simulate/providers/externalgrpc/deployment.js';
-import { isExternalGrpcConfigText } from './externalgrpc-inputs.js';
+import { scrubExternalGrpcCredentials } from '../providers/externalgrpc/config.js';
+import { externalGrpcConfigMapRefs } from '../providers/externalgrpc/deployment.js';
+import { isExternalGrpcConfigText } from '../providers/externalgrpc/gather.js';
 
 interface KubeFileSpec {
   kind: DataKind;

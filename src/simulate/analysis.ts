@@ -14,8 +14,8 @@ import {
   type StaticInstanceTypeData,
 } from './instance-types.js';
 import { buildClusterView } from './scheduler.js';
-import { providerFor } from './providers/index.js';
-import type { NodeGroupProvider, ProviderContext } from './providers/types.js';
+import { providerFor } from '../providers/index.js';
+import type { NodeGroupProvider, ProviderContext } from '../providers/types.js';
 import type { TemplateContext, TemplateResult } from './node-group-provider.js';
 import { buildTemplateNode } from './template-node.js';
 import type { CaLogSummary } from '../model/ca-log.js';

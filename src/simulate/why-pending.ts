@@ -1,5 +1,5 @@
 import { podVerdictWhenCaCannotRun } from './ca-running.js';
-import { grpcUpcomingFate } from './providers/externalgrpc/records.js';
+import { grpcUpcomingFate } from '../providers/externalgrpc/records.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';

@@ -20,7 +20,7 @@ export function groupSubject(g: NodeGroup): Subject {
 }
 
 // the aws CLI command builders live with the AWS provider (the seam's remediation builders use them too)
-export { asgTagCommand as tagCommand, awsStructureArg } from '../../simulate/providers/aws/commands.js';
+export { asgTagCommand as tagCommand, awsStructureArg } from '../../providers/aws/commands.js';
 
 /** why-pending's per-pod analyses for the pods in scope. */
 export function pendingAnalyses(a: Analysis): PodAnalysis[] {

@@ -1,7 +1,7 @@
 // The registry of CA cloud providers casdoctor models: CA's --cloud-provider picks one (providerFor).
-import type { CaConfig } from '../../model/ca-config.js';
-import type { ProviderId } from '../../model/node-group.js';
-import type { RawInputs } from '../../model/snapshot.js';
+import type { CaConfig } from '../model/ca-config.js';
+import type { ProviderId } from '../model/node-group.js';
+import type { RawInputs } from '../model/snapshot.js';
 import { awsProvider } from './aws/index.js';
 import { hasExternalGrpcInput } from './externalgrpc/deployment.js';
 import { externalGrpcProvider } from './externalgrpc/index.js';

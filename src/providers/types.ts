@@ -1,9 +1,9 @@
-import type { CaConfig } from '../../model/ca-config.js';
-import type { NodeGroup, NodeGroupsResult, ProviderId } from '../../model/node-group.js';
-import type { GroupScaleDownOptions } from '../../model/scale-down.js';
-import type { RawInputs } from '../../model/snapshot.js';
-import type { Taint } from '../../model/k8s.js';
-import type { ScratchTemplate, TemplateProvider } from '../node-group-provider.js';
+import type { CaConfig } from '../model/ca-config.js';
+import type { NodeGroup, NodeGroupsResult, ProviderId } from '../model/node-group.js';
+import type { GroupScaleDownOptions } from '../model/scale-down.js';
+import type { RawInputs } from '../model/snapshot.js';
+import type { Taint } from '../model/k8s.js';
+import type { ScratchTemplate, TemplateProvider } from '../simulate/node-group-provider.js';
 
 /** What a provider reads: the whole typed snapshot and CA's parsed configuration. */
 export interface ProviderContext {

@@ -149,9 +149,7 @@ export default defineCheck({
         evidence,
         remediation:
           advice.join('\n') ||
-          (ctx.analysis.provider.id === 'aws'
-            ? "Give CA's template what the pod needs (node-template tags on the ASG), or stop selecting what only real nodes have."
-            : `Give CA's template what the pod needs (the ${ctx.analysis.provider.groupNoun}'s nodeTemplate), or stop selecting what only real nodes have.`),
+          ctx.analysis.provider.words.templateFix,
       });
     }
   },

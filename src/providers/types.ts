@@ -1,8 +1,8 @@
 import type { CaConfig } from '../model/ca-config.js';
 import type { NodeGroup, NodeGroupsResult, ProviderId } from '../model/node-group.js';
 import type { GroupScaleDownOptions } from '../model/scale-down.js';
-import type { RawInputs } from '../model/snapshot.js';
-import type { Taint } from '../model/k8s.js';
+import type { DataKind, RawInputs } from '../model/snapshot.js';
+import type { ConfigMap, Deployment, Taint } from '../model/k8s.js';
 import type { ScratchTemplate, TemplateProvider } from '../simulate/node-group-provider.js';
 
 /** What a provider reads: the whole typed snapshot and CA's parsed configuration. */
@@ -15,7 +15,8 @@ export interface ProviderContext {
 /**
  * A CA cloud provider as casdoctor models it: which node groups CA sees, which nodes belong to them, the template CA
  * builds when no real node serves, and the per-group options. CA's simulation (why-pending, scale-down, templates)
- * consumes only this; a new provider is a new folder under src/simulate/providers/.
+ * consumes only this; a new provider is a new folder under src/providers/ and one line in src/providers/index.ts.
+ * Generic code asks these members, never the provider's id: a new provider gets its own words or a compile error.
  */
 export interface NodeGroupProvider extends TemplateProvider {
   readonly id: ProviderId;
@@ -54,6 +55,69 @@ export interface NodeGroupProvider extends TemplateProvider {
   lowerMinSize(group: NodeGroup, minSize: number, ctx: ProviderContext): Remedy;
   /** How to raise the group's max size to `maxSize`. */
   raiseMaxSize(group: NodeGroup, maxSize: number, ctx: ProviderContext): Remedy;
+  /** Every sentence and name that differs by provider (reports, findings, fixes). */
+  readonly words: ProviderWords;
+  /**
+   * The snapshot kinds the groups are listed from (AWS: autoScalingGroups). Empty when the provider's groups come from
+   * its own config (externalgrpc's ConfigMap or file), which describeSource names.
+   */
+  readonly groupKinds: readonly DataKind[];
+  /** The audit command that reports this provider's groups (asg-audit on AWS; node-group-audit elsewhere). */
+  readonly auditCommand: 'asg-audit' | 'node-group-audit';
+  /** Whether a finding may suggest cloud instance types that fit (AWS: EC2 types CA can launch). */
+  readonly suggestsInstanceTypes: boolean;
+  /** Why CA's scale-up of the group yields no node although CA raises its size (AWS: the Launch process suspended). */
+  scaleUpBlockers(group: NodeGroup): string[];
+  /** Whether the group's own template data declares this label / taint / resource (AWS: a node-template tag). */
+  templateDeclares(group: NodeGroup, aspect: 'label' | 'taint' | 'resources', key: string): boolean;
+  /** The group's own key=value metadata a report may match a pod's wishes against (AWS: the ASG's tags). */
+  groupTags(group: NodeGroup): string[];
+  /** The instance types the group launches besides its template's (AWS: a MixedInstancesPolicy's overrides). */
+  launchedInstanceTypes(group: NodeGroup): string[];
+  /** ConfigMaps the provider reads, by name: live gathering GETs them, a snapshot keeps them through keepConfigMap. */
+  configMapRefs?(deployments: Deployment[], ca: CaConfig): ConfigMapRef[];
+  /** What a snapshot keeps of one of those ConfigMaps (credentials and scripts stay out). */
+  keepConfigMap?(ref: ConfigMapRef, cm: ConfigMap): ConfigMap;
+}
+
+/** A ConfigMap a provider reads, and why (for the RBAC hint when it is forbidden). */
+export interface ConfigMapRef {
+  namespace: string;
+  name: string;
+  why: string;
+}
+
+/** How a provider names its things and says its advice: the sentences generic checks and commands print. */
+export interface ProviderWords {
+  /** The provider's name in a table of checks: "AWS", "externalgrpc". */
+  readonly title: string;
+  /** A group as a finding's subject kind: "AutoScalingGroup", "NodeGroup". */
+  readonly groupKind: string;
+  /** A group in a short phrase: "ASG", "node group". */
+  readonly groupShort: string;
+  /** A group as an evidence source: "ASG web", "externalgrpc node group web". */
+  groupSource(name: string): string;
+  /** The size fields as the provider spells them: DesiredCapacity / MinSize, targetSize / minSize. */
+  readonly targetSizeField: string;
+  readonly minSizeField: string;
+  /** The target size in prose: "desired capacity", "target size". */
+  readonly targetSizeProse: string;
+  /** What to look at and fix when a group's new nodes do not become Ready. */
+  unhealthyFix(group: NodeGroup, ctx: ProviderContext, provider: NodeGroupProvider): string;
+  /** The usual causes of failed launches, in a parenthesis. */
+  readonly backoffCauses: string;
+  /** A group CA has no template for: the evidence's source, what was expected, and the fix. */
+  noTemplateSource(group: NodeGroup, template: ScratchTemplate, ctx: ProviderContext, provider: NodeGroupProvider): string;
+  readonly noTemplateExpected: string;
+  readonly noTemplateFix: string;
+  /** How to give CA's template what a pod needs, or stop selecting what only real nodes have. */
+  readonly templateFix: string;
+  /** How to fix a pod whose nodeSelector / affinity matches no group. */
+  readonly selectorFix: string;
+  /** Nodes in no group of the provider, and whether that needs a fix. */
+  nodesOutsideGroups(ctx: ProviderContext, provider: NodeGroupProvider): string;
+  /** The input holds none of the groupKinds: what to add (only when groupKinds is not empty). */
+  readonly noGroupsInInput?: string;
 }
 
 /** What of a scratch template a report speaks of: its labels, taints, resources, instance type, or the whole. */

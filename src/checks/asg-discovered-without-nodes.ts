@@ -1,6 +1,6 @@
-import { auditedAsgGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, listNames } from './lib/asg-audit.js';
+import { groupSubject, listNames } from '../providers/aws/asg-audit-checks.js';
 import { EVIDENCE_NAMES } from './lib/support.js';
 
 export default defineCheck({

@@ -1,5 +1,5 @@
-import { auditedGroups } from '../simulate/asg-audit.js';
-import { remedyText } from '../simulate/providers/types.js';
+import { auditedGroups } from '../providers/aws/asg-audit.js';
+import { remedyText } from '../providers/types.js';
 import { blockedPodsPassingGroups } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
 import { reportSkippedGroups } from './lib/group-skip.js';

@@ -1,9 +1,9 @@
-import { auditedGroups, podRef, workloadPods, zonalVolumesOf } from '../simulate/asg-audit.js';
+import { auditedGroups, podRef, workloadPods, zonalVolumesOf } from '../providers/aws/asg-audit.js';
 import { podMatchesNodeSelectorAndAffinity } from '../simulate/predicates/node-affinity.js';
 import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
 import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, listNames } from './lib/asg-audit.js';
+import { groupSubject, listNames } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

@@ -1,8 +1,8 @@
 import type { AsgNodeGroup } from '../model/node-group.js';
 import type { Analysis } from '../simulate/analysis.js';
-import { auditedAsgGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, tagCommand } from './lib/asg-audit.js';
+import { groupSubject, tagCommand } from '../providers/aws/asg-audit-checks.js';
 import { EVIDENCE_NAMES, listNames } from './lib/support.js';
 
 /** The cluster tag that ties the ASG to this cluster, if any. */

@@ -1,8 +1,8 @@
 import type { Severity } from '../model/findings.js';
 import { shellCommand } from '../model/shell.js';
-import { auditedAsgGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject } from './lib/asg-audit.js';
+import { groupSubject } from '../providers/aws/asg-audit-checks.js';
 
 const EFFECTS: Record<string, { severity: Severity; effect: string; fix: string }> = {
   Launch: {

@@ -1,7 +1,7 @@
 import type { ScalingActivity } from '../model/aws.js';
-import { auditedAsgGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject } from './lib/asg-audit.js';
+import { groupSubject } from '../providers/aws/asg-audit-checks.js';
 
 /** Failures older than this are history, not findings. */
 const RECENT_MS = 7 * 24 * 3600 * 1000;

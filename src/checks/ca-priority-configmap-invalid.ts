@@ -22,7 +22,7 @@ export default defineCheck({
     upstream: 'cluster-autoscaler expander/priority/priority.go (reloadConfigMap, BestOptions)',
   },
   run(ctx) {
-    const asgWord = ctx.analysis.provider.id === 'aws' ? 'ASG' : 'node group';
+    const asgWord = ctx.analysis.provider.words.groupShort;
     const a = ctx.analysis;
     const ns = a.ca.flags.namespace.value;
     const cm = `${ns}/${PRIORITY_CONFIGMAP_NAME}`;

@@ -3,7 +3,7 @@ import { caVersionText } from '../simulate/ca-config.js';
 import {
   nodesWithUnrecognizedProviderId,
   UNRECOGNIZED_PROVIDER_ID_TOLERATED_MINOR,
-} from '../simulate/providers/aws/node-groups.js';
+} from '../providers/aws/node-groups.js';
 import { defineCheck } from './define-check.js';
 
 export default defineCheck({

@@ -1,6 +1,6 @@
-import type { AsgNodeGroup } from '../model/node-group.js';
 import { defineCheck } from './define-check.js';
-import { caSubject, listNames, tagCommand } from './lib/asg-audit.js';
+import { caSubject, listNames, tagCommand } from '../providers/aws/asg-audit-checks.js';
+import { isAsgGroup } from '../providers/aws/words.js';
 
 const CA_PREFIX = 'k8s.io/cluster-autoscaler/';
 
@@ -28,7 +28,7 @@ export default defineCheck({
     );
     if (wanted.length === 0) return;
     const carried = new Set(a.raw.autoScalingGroups.flatMap((g) => (g.Tags ?? []).map((t) => t.Key)));
-    const owning = a.nodeGroupsResult.nodeGroups.filter((g): g is AsgNodeGroup => g.provider === 'aws' && g.nodes.length > 0);
+    const owning = a.nodeGroupsResult.nodeGroups.filter(isAsgGroup).filter((g) => g.nodes.length > 0);
     const names = new Map<string, string[]>();
     for (const g of owning) {
       for (const t of g.asg.Tags ?? []) {

@@ -1,5 +1,5 @@
 import { defineCheck } from './define-check.js';
-import { caSubject, listNames } from './lib/asg-audit.js';
+import { caSubject, listNames } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

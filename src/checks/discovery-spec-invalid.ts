@@ -2,7 +2,7 @@ import { parseNodeGroupSpec } from '../simulate/ca-config.js';
 import { collapseRepeatedPrefix } from './ca-config-invalid.js';
 import { preflightOf } from '../simulate/preflight.js';
 import { defineCheck } from './define-check.js';
-import { caSubject } from './lib/asg-audit.js';
+import { caSubject } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

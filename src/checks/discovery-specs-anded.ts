@@ -1,7 +1,7 @@
 import type { AutoScalingGroup } from '../model/aws.js';
-import { auditedAsgGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { caSubject, listNames } from './lib/asg-audit.js';
+import { caSubject, listNames } from '../providers/aws/asg-audit-checks.js';
 
 function matches(asg: AutoScalingGroup, tags: Record<string, string | undefined>): boolean {
   const have = new Map((asg.Tags ?? []).map((t) => [t.Key, t.Value ?? '']));

@@ -1,7 +1,7 @@
 import type { GrpcAutoscalingOptionKey, GrpcNodeGroupSpec } from '../model/externalgrpc.js';
-import { describeSource, parseExternalGrpcConfig } from '../simulate/providers/externalgrpc/config.js';
-import { externalGrpcConfigInputs } from '../simulate/providers/externalgrpc/deployment.js';
-import { externalGrpcState } from '../simulate/providers/externalgrpc/groups.js';
+import { describeSource, parseExternalGrpcConfig } from '../providers/externalgrpc/config.js';
+import { externalGrpcConfigInputs } from '../providers/externalgrpc/deployment.js';
+import { externalGrpcState } from '../providers/externalgrpc/groups.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { defineCheck } from './define-check.js';
 import { configSource, grpcFindings, grpcGate, grpcGroupSubject, listValue, PROVIDER_REPO } from './lib/externalgrpc.js';

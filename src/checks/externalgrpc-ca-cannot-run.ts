@@ -1,9 +1,10 @@
 import { shellCommand } from '../model/shell.js';
 import { caRunning, caScaleUpFails, type CaStopReason } from '../simulate/ca-running.js';
-import { grpcChangeSize, grpcRetryInstances } from '../simulate/providers/externalgrpc/wording.js';
-import { caInstanceView, countedInTargetSize } from '../simulate/providers/externalgrpc/groups.js';
+import { grpcChangeSize, grpcRetryInstances } from '../providers/externalgrpc/wording.js';
+import { caInstanceView, countedInTargetSize } from '../providers/externalgrpc/groups.js';
 import { defineCheck } from './define-check.js';
 import { configSource, grpcGate, grpcGroupSubject, PROVIDER_REPO } from './lib/externalgrpc.js';
+import { isGrpcGroup } from '../providers/externalgrpc/words.js';
 
 // The externalgrpc half of "can CA run at all" (src/simulate/ca-running.ts); CA's own pod is ca-pod-unhealthy's.
 const KINDS = new Set<CaStopReason['kind']>(['options-panic', 'template-nil', 'scale-up-timeout-crash', 'size-fix-halt']);
@@ -52,7 +53,7 @@ export default defineCheck({
       };
       if (r.kind === 'size-fix-halt') {
         const group = a.nodeGroupsResult.nodeGroups.find((g) => g.name === r.group);
-        const spec = group?.provider === 'externalgrpc' ? group.grpc : undefined;
+        const spec = group && isGrpcGroup(group) ? group.grpc : undefined;
         const failed = (spec?.instances ?? []).filter((i) => countedInTargetSize(i) && i.stage === 'Pending' && i.status === 'Failed' && caInstanceView(i) === 'hidden');
         const retry = failed.length ? grpcRetryInstances(failed.map((i) => ({ id: i.id, stage: i.stage })), a.providerContext) : [];
         const lower = spec ? grpcChangeSize(spec.id, -1, a.providerContext).slice(1) : [];

@@ -1,7 +1,7 @@
 import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { grpcFindings, grpcGate, providerDeploymentRef, providerNamespace, PROVIDER_REPO } from './lib/externalgrpc.js';
-import { findProviderDeployment } from '../simulate/providers/externalgrpc/deployment.js';
+import { findProviderDeployment } from '../providers/externalgrpc/deployment.js';
 
 // G10: loadNodeGroups reads the nodegroup-status ConfigMap first and the file only when it is absent or empty.
 export default defineCheck({

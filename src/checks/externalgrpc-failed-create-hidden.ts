@@ -1,8 +1,8 @@
 import { shellQuote } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
-import { grpcOptionsAsCaSees } from '../simulate/providers/externalgrpc/options.js';
-import { grpcChangeSize, grpcRetryInstances } from '../simulate/providers/externalgrpc/wording.js';
-import type { GrpcFindingsInput } from '../simulate/providers/externalgrpc/findings.js';
+import { grpcOptionsAsCaSees } from '../providers/externalgrpc/options.js';
+import { grpcChangeSize, grpcRetryInstances } from '../providers/externalgrpc/wording.js';
+import type { GrpcFindingsInput } from '../providers/externalgrpc/findings.js';
 import { configSource, grpcFindings, grpcGate, grpcInput, minutes, PROVIDER_REPO, providerLogsCommand } from './lib/externalgrpc.js';
 
 /** MaxNodeProvisionTime as CA of this version reads it for the group (0 on CA 1.27-1.28 with this provider). */

@@ -1,7 +1,7 @@
 import { shellQuote } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
-import { grpcOptionsAsCaSees } from '../simulate/providers/externalgrpc/options.js';
-import { grpcRetryInstances } from '../simulate/providers/externalgrpc/wording.js';
+import { grpcOptionsAsCaSees } from '../providers/externalgrpc/options.js';
+import { grpcRetryInstances } from '../providers/externalgrpc/wording.js';
 import { configSource, grpcFindings, grpcGate, grpcInput, minutes, PROVIDER_REPO, providerLogsCommand } from './lib/externalgrpc.js';
 
 const NEXT_STEP: Record<string, string> = {

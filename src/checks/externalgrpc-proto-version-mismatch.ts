@@ -1,7 +1,7 @@
 import { shellCommand } from '../model/shell.js';
 import type { Evidence } from '../model/findings.js';
 import { defineCheck } from './define-check.js';
-import { dependsOnProviderProto, optionsIncompatibility, protoTemplateIncompatibility } from '../simulate/providers/externalgrpc/findings.js';
+import { dependsOnProviderProto, optionsIncompatibility, protoTemplateIncompatibility } from '../providers/externalgrpc/findings.js';
 import { grpcFindings, grpcGate, grpcGroupSubject, grpcInput, listValue, PROVIDER_REPO } from './lib/externalgrpc.js';
 
 // G1, G2 and G11 of the field notes (4a): CA's externalgrpc client and this provider's proto disagree by CA minor.

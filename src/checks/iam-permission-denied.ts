@@ -1,7 +1,7 @@
 import type { Severity, Subject } from '../model/findings.js';
-import { type IamDecision, caIamAction, describeCondition, iamVerdicts } from '../simulate/iam.js';
+import { type IamDecision, caIamAction, describeCondition, iamVerdicts } from '../providers/aws/iam.js';
 import { defineCheck } from './define-check.js';
-import { listNames, tagCommand } from './lib/asg-audit.js';
+import { listNames, tagCommand } from '../providers/aws/asg-audit-checks.js';
 
 const WARNING_ONLY = new Set([
   'autoscaling:DescribeScalingActivities',

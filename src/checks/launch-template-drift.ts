@@ -5,9 +5,9 @@ import {
   caLaunchTemplateVersion,
   launchTemplateSpecOf,
   versionsOf,
-} from '../simulate/asg-audit.js';
+} from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, listNames } from './lib/asg-audit.js';
+import { groupSubject, listNames } from '../providers/aws/asg-audit-checks.js';
 import { awsStructureArg } from './lib/support.js';
 
 function detail(v: LaunchTemplateVersion | undefined, fallbackType?: string): string {

@@ -1,6 +1,6 @@
-import { auditedAsgGroups, caLaunchTemplateVersion, fmt, scratchOf } from '../simulate/asg-audit.js';
+import { auditedAsgGroups, caLaunchTemplateVersion, fmt, scratchOf } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject } from './lib/asg-audit.js';
+import { groupSubject } from '../providers/aws/asg-audit-checks.js';
 
 const MI = 1024 * 1024;
 

@@ -1,8 +1,8 @@
-import { auditedAsgGroups, fmt, scratchInfo, targetedPods } from '../simulate/asg-audit.js';
+import { auditedAsgGroups, fmt, scratchInfo, targetedPods } from '../providers/aws/asg-audit.js';
 import type { InstanceTypeInfo } from '../simulate/instance-types.js';
 import { podRequests } from '../simulate/resources.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, listNames, workloadList, workloadNames } from './lib/asg-audit.js';
+import { groupSubject, listNames, workloadList, workloadNames } from '../providers/aws/asg-audit-checks.js';
 
 const MI = 1024 * 1024;
 

@@ -1,6 +1,6 @@
-import { auditedAsgGroups } from '../simulate/asg-audit.js';
+import { auditedAsgGroups } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject } from './lib/asg-audit.js';
+import { groupSubject } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

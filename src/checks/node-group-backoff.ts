@@ -1,4 +1,4 @@
-import { remedyText } from '../simulate/providers/types.js';
+import { remedyText } from '../providers/types.js';
 import { defineCheck } from './define-check.js';
 import { reportSkippedGroups } from './lib/group-skip.js';
 
@@ -21,7 +21,7 @@ export default defineCheck({
       ctx,
       'backoff',
       (g) =>
-        `${remedyText(ctx.analysis.provider.inspectFailures(g, ctx.analysis.providerContext))}\nFix its cause (${ctx.analysis.provider.id === 'aws' ? 'instance capacity in the AZ, vCPU quota, launch template' : "cloud quota or capacity, the group's instanceParameter, the provider's SSH hooks"}). CA retries after the backoff (5m doubling to 30m).`,
+        `${remedyText(ctx.analysis.provider.inspectFailures(g, ctx.analysis.providerContext))}\nFix its cause (${ctx.analysis.provider.words.backoffCauses}). CA retries after the backoff (5m doubling to 30m).`,
     );
   },
 });

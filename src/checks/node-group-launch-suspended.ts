@@ -1,6 +1,7 @@
 import { shellCommand } from '../model/shell.js';
 import { defineCheck } from './define-check.js';
 import { blocked, groupSubject, listNames, podRef } from './lib/support.js';
+import { isAsgGroup } from '../providers/aws/words.js';
 
 export default defineCheck({
   meta: {
@@ -25,7 +26,7 @@ export default defineCheck({
       for (const e of p.groups) {
         if (!e.group.discovered || e.skip || e.failures.length || e.notEvaluated.length || !e.template.node)
           continue;
-        if (e.group.provider !== 'aws' || !e.group.suspendedProcesses.includes('Launch')) continue;
+        if (!isAsgGroup(e.group) || !e.group.suspendedProcesses.includes('Launch')) continue;
         byGroup.set(e.group.name, [...(byGroup.get(e.group.name) ?? []), podRef(p.pod)]);
       }
     }

@@ -1,4 +1,4 @@
-import { remedyText } from '../simulate/providers/types.js';
+import { remedyText } from '../providers/types.js';
 import { analyzeScaleDown, type NodeScaleDown } from '../simulate/scale-down.js';
 import { defineCheck } from './define-check.js';
 import { nodesWithReason } from './lib/scale-down.js';
@@ -20,6 +20,7 @@ export default defineCheck({
     upstream: 'cluster-autoscaler processors/nodes/pre_filtering_processor.go, core/scaledown/unneeded/nodes.go verifyMinSize',
   },
   run(ctx) {
+    const words = ctx.analysis.provider.words;
     const byGroup = new Map<string, NodeScaleDown[]>();
     for (const n of nodesWithReason(ctx.analysis, 'NodeGroupMinSizeReached')) {
       const g = n.group?.name ?? '';
@@ -45,9 +46,9 @@ export default defineCheck({
         caReason: 'NodeGroupMinSizeReached',
         evidence: [
           {
-            source: flag ? `--nodes=${g.minSize}:${g.maxSize}:${name}` : g.provider === 'aws' ? `ASG ${name}` : `${ctx.analysis.provider.groupNoun} ${name}`,
-            observed: g.provider === 'aws' ? `DesiredCapacity ${g.targetSize}, MinSize ${g.minSize}` : `targetSize ${g.targetSize}, minSize ${g.minSize}`,
-            expected: g.provider === 'aws' ? `DesiredCapacity > MinSize for CA to remove a node` : 'targetSize > minSize for CA to remove a node',
+            source: flag ? `--nodes=${g.minSize}:${g.maxSize}:${name}` : words.groupSource(name),
+            observed: `${words.targetSizeField} ${g.targetSize}, ${words.minSizeField} ${g.minSize}`,
+            expected: `${words.targetSizeField} > ${words.minSizeField} for CA to remove a node`,
           },
         ],
         remediation: flag

@@ -18,6 +18,7 @@ export default defineCheck({
       'cluster-autoscaler cloudprovider/aws/aws_manager.go getAsgTemplate; processors/nodeinfosprovider',
   },
   run(ctx) {
+    const words = ctx.analysis.provider.words;
     const all = blocked(ctx.analysis);
     for (const g of ctx.analysis.nodeGroups) {
       if (!g.discovered) continue;
@@ -40,9 +41,9 @@ export default defineCheck({
         caReason: 'not ready for scale-up',
         evidence: [
           {
-            source: g.provider === 'aws' ? `ASG ${g.name}` : `${g.name}: ${ctx.analysis.provider.templateSourceLabel(g, t, 'any', ctx.analysis.providerContext)}`,
+            source: words.noTemplateSource(g, t, ctx.analysis.providerContext, ctx.analysis.provider),
             observed: t.reason ?? 'no template',
-            expected: g.provider === 'aws' ? 'a Ready node of the group, or a scratch template from the launch template' : "a Ready node of the group, or the provider's template",
+            expected: words.noTemplateExpected,
           },
           ...(t.missing ?? []).map((m) => ({ source: 'snapshot', observed: `missing ${m}` })),
         ],
@@ -50,9 +51,7 @@ export default defineCheck({
           ? `CA's instance-type list lacks ${t.instanceType ?? 'the type'} and fails before it reads any node-template tag (aws_manager.go getAsgTemplate). Restart CA with --aws-use-static-instance-list=false and ec2:DescribeInstanceTypes (it loads the region's types at start-up only), upgrade CA to a release whose static list has the type, or use a type CA knows.`
           : t.missing?.length
             ? `Give casdoctor (and CA) the missing data: ${t.missing.join(', ')}.`
-            : g.provider === 'aws'
-              ? 'Make sure the ASG has a launch template or configuration CA can read, or keep one Ready node in the group.'
-              : `Keep one Ready node in the group (minSize 1) so CA copies it, or fix what keeps the ${ctx.analysis.provider.groupNoun}'s template from CA (above).`,
+            : words.noTemplateFix,
       });
     }
   },

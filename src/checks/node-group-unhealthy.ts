@@ -19,10 +19,7 @@ export default defineCheck({
     reportSkippedGroups(
       ctx,
       'unhealthy',
-      (g) =>
-        g.provider === 'aws'
-          ? `Look at ${g.name}'s nodes that are NotReady or instances that never joined (kubectl get nodes; the ASG's instances); fix bootstrap (user data, IAM instance profile, security groups) so new nodes register.`
-          : `Look at ${g.name}'s nodes that are NotReady or instances that never joined (kubectl get nodes; the instance records and their stage in ${ctx.analysis.provider.describeSource(ctx.analysis.providerContext)}); fix what stops them (the provider's after_created_hook.sh, kubelet bootstrap) so new nodes register.`,
+      (g) => ctx.analysis.provider.words.unhealthyFix(g, ctx.analysis.providerContext, ctx.analysis.provider),
     );
   },
 });

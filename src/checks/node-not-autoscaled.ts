@@ -25,9 +25,7 @@ export default defineCheck({
         ? commands.length
           ? `If CA should manage ASG ${asg}, add the auto-discovery tag(s) it lacks:\n${commands.join('\n')}\nIf the group is deliberately unmanaged, nothing is wrong.`
           : `If CA should manage ASG ${asg}, make it match --node-group-auto-discovery or list it in --nodes. If the group is deliberately unmanaged, nothing is wrong.`
-        : ctx.analysis.provider.id === 'aws'
-          ? 'Nodes outside any ASG (no or foreign providerID, Fargate, hybrid) are never removed by CA. Nothing to fix unless the node should belong to an ASG.'
-          : `Nodes in no ${ctx.analysis.provider.groupNoun} are never removed by CA. Nothing to fix unless the node should belong to one (${ctx.analysis.provider.describeSource(ctx.analysis.providerContext)}).`;
+        : ctx.analysis.provider.words.nodesOutsideGroups(ctx.analysis.providerContext, ctx.analysis.provider);
       ctx.report({
         messageId: 'notAutoscaled',
         data: { node: n.name, why: n.report.summary },

@@ -1,7 +1,8 @@
 import { shellCommand } from '../model/shell.js';
-import { auditedGroups, isAsgScoped } from '../simulate/asg-audit.js';
+import { auditedGroups, isAsgScoped } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { caSubject, groupSubject } from './lib/asg-audit.js';
+import { caSubject, groupSubject } from '../providers/aws/asg-audit-checks.js';
+import { isAsgGroup } from '../providers/aws/words.js';
 
 export default defineCheck({
   meta: {
@@ -29,7 +30,7 @@ export default defineCheck({
     for (const s of a.ca.nodeGroupSpecs) {
       const g = a.nodeGroupsResult.nodeGroups.find((x) => x.name === s.name);
       if (g && isAsgScoped(a) && !audited.has(g.name)) continue;
-      if (g && g.provider !== 'aws') continue;
+      if (g && !isAsgGroup(g)) continue;
       if (!g) {
         ctx.report({
           messageId: 'missing',

@@ -2,7 +2,7 @@ import { formatResource } from '../model/quantity.js';
 import type { Resources } from '../model/scheduling.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { describeResources } from '../simulate/resources.js';
-import { remedyText } from '../simulate/providers/types.js';
+import { remedyText } from '../providers/types.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
 import { defineCheck } from './define-check.js';
 import { resourceEvidence } from './lib/fix-safety.js';
@@ -69,9 +69,9 @@ function gpuTagFix(g: GroupEvaluation, resource: string, need: number, a: Analys
     const r = a.provider.setTemplateResource(g.group, resource, String(need), a.providerContext);
     return `CA's scratch template of ${g.group.name} has no ${resource}. ${remedyText(r)}`;
   }
-  if (g.template.source !== 'asg' || g.group.provider !== 'aws') return undefined;
+  if (g.template.source !== 'asg') return undefined;
   const info = g.template.instanceTypeInfo;
-  const hasTag = (g.group.asg.Tags ?? []).some((t) => t.Key === `${RESOURCES_TAG}${resource}`);
+  const hasTag = a.provider.templateDeclares(g.group, 'resources', resource);
   if (hasTag) return undefined;
   // the fix rule (lib/fix-safety.ts): no resource tag for a device the instance type does not have
   const evidence = resourceEvidence(a, g.group, resource);
@@ -135,8 +135,7 @@ export default defineCheck({
         const need: Resources = {};
         for (const k of new Set([...Object.keys(p.requests), ...Object.keys(daemon)]))
           need[k] = (p.requests[k] ?? 0) + (daemon[k] ?? 0);
-        // EC2 instance types are suggestions only where CA launches EC2 instances
-        const types = a.provider.id !== 'aws' ? [] : smallestFitting(
+        const types = !a.provider.suggestsInstanceTypes ? [] : smallestFitting(
           a,
           need,
           first?.node.metadata.labels?.['kubernetes.io/arch'],

@@ -1,7 +1,8 @@
 import type { Pod } from '../model/k8s.js';
 import { explainNodeAffinityMismatch } from '../simulate/predicates/node-affinity.js';
+import type { Analysis } from '../simulate/analysis.js';
 import type { GroupEvaluation } from '../simulate/why-pending.js';
-import { remedyText } from '../simulate/providers/types.js';
+import { remedyText } from '../providers/types.js';
 import { defineCheck } from './define-check.js';
 import { realNodeTemplateCaveat, systemLabelAdvice, systemLabelOwner } from './lib/fix-safety.js';
 import { blocked, boundedEvidence, boundedList, listNames, podSubject } from './lib/support.js';
@@ -19,10 +20,9 @@ function wantedLabels(pod: Pod): Array<[string, string]> {
   return out;
 }
 
-function affinity(g: GroupEvaluation, wanted: Array<[string, string]>): number {
+function affinity(a: Analysis, g: GroupEvaluation, wanted: Array<[string, string]>): number {
   // a group whose name or tags mention a wanted value is probably the one meant (demo-batch for node-pool=batch)
-  const tags = g.group.provider === 'aws' ? (g.group.asg.Tags ?? []) : [];
-  const hay = [g.group.name, ...tags.map((t) => `${t.Key}=${t.Value ?? ''}`)]
+  const hay = [g.group.name, ...a.provider.groupTags(g.group)]
     .join(' ')
     .toLowerCase();
   return wanted.filter(([, v]) => v.length > 2 && hay.includes(v.toLowerCase())).length;
@@ -62,7 +62,7 @@ export default defineCheck({
         .map((g) => ({
           g,
           why: explainNodeAffinityMismatch(p.pod, g.template.node!),
-          boost: affinity(g, wanted),
+          boost: affinity(a, g, wanted),
         }))
         .sort(
           (x, y) =>
@@ -121,9 +121,7 @@ export default defineCheck({
             ].join('\n')
           : systemAdvice.length > 0
             ? [...systemAdvice, "Otherwise fix the pod's nodeSelector / affinity to match a group that exists."].join('\n')
-            : a.provider.id === 'aws'
-              ? "Fix the pod's nodeSelector / required node affinity, or add node-template/label tags to the ASG meant for it."
-              : `Fix the pod's nodeSelector / required node affinity, or add the label to the nodeTemplate of the ${a.provider.groupNoun} meant for it.`;
+            : a.provider.words.selectorFix;
       if (realOnly) {
         ctx.report({
           messageId: 'realNodesOnly',

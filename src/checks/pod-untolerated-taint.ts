@@ -29,9 +29,7 @@ export default defineCheck({
       const reported = hits.slice(0, MESSAGE_NAMES);
       for (const [i, { g, status, taint }] of reported.entries()) {
         const shown = `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
-        const fromTag = (g.group.provider === 'aws' ? (g.group.asg.Tags ?? []) : []).some(
-          (t) => t.Key === `k8s.io/cluster-autoscaler/node-template/taint/${taint.key}`,
-        );
+        const fromTag = ctx.analysis.provider.templateDeclares(g.group, 'taint', taint.key);
         ctx.report({
           messageId: 'taint',
           data: {

@@ -34,7 +34,7 @@ export default defineCheck({
     upstream: 'cluster-autoscaler pkg/expander/priority/priority.go; pkg/expander/factory/chain.go',
   },
   run(ctx) {
-    const asgWord = ctx.analysis.provider.id === 'aws' ? 'ASG' : 'node group';
+    const asgWord = ctx.analysis.provider.words.groupShort;
     const a = ctx.analysis;
     if (!usesPriorityExpander(a.ca)) return;
     const ns = a.ca.flags.namespace.value || 'kube-system';

@@ -5,9 +5,9 @@ import {
   realShape,
   relevanceText,
   targetedPods,
-} from '../simulate/asg-audit.js';
+} from '../providers/aws/asg-audit.js';
 import { parseResourceList, podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { RESOURCES_PREFIX } from '../providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   groupSubject,
@@ -17,7 +17,7 @@ import {
   tagCommand,
   workloadList,
   workloadNames,
-} from './lib/asg-audit.js';
+} from '../providers/aws/asg-audit-checks.js';
 
 const MEMORY_TOLERANCE = 0.1;
 

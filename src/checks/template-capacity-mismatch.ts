@@ -1,6 +1,6 @@
-import { fmt, realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
+import { fmt, realShape, relevanceText, targetedPods } from '../providers/aws/asg-audit.js';
 import { parseResourceList, podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { RESOURCES_PREFIX } from '../providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   groupSubject,
@@ -10,7 +10,7 @@ import {
   tagCommand,
   workloadList,
   workloadNames,
-} from './lib/asg-audit.js';
+} from '../providers/aws/asg-audit-checks.js';
 
 /** Relative difference above which a capacity counts as a different shape (real RAM is a few % under nominal). */
 const MEMORY_TOLERANCE = 0.1;

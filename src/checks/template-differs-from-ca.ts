@@ -43,7 +43,7 @@ export default defineCheck({
       if (!g.discovered) continue;
       const ours = a.template(g);
       const theirs = snap.templates.get(g.name);
-      const subject = { kind: g.provider === 'aws' ? 'AutoScalingGroup' : 'NodeGroup', name: g.name };
+      const subject = { kind: a.provider.words.groupKind, name: g.name };
       if (!theirs) {
         if (ours.node)
           ctx.report({

@@ -1,7 +1,7 @@
 import { formatBytes } from '../model/quantity.js';
-import { caLaunchTemplateVersion, realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
+import { caLaunchTemplateVersion, realShape, relevanceText, targetedPods } from '../providers/aws/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { RESOURCES_PREFIX } from '../providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   groupSubject,
@@ -10,7 +10,7 @@ import {
   tagCommand,
   workloadList,
   workloadNames,
-} from './lib/asg-audit.js';
+} from '../providers/aws/asg-audit-checks.js';
 
 const GI = 1024 ** 3;
 

@@ -1,7 +1,7 @@
 import type { Pod } from '../model/k8s.js';
-import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
+import { realShape, relevanceText, targetedPods } from '../providers/aws/asg-audit.js';
 import { podRequests } from '../simulate/resources.js';
-import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { RESOURCES_PREFIX } from '../providers/aws/template.js';
 import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
 import { resourceEvidence } from './lib/fix-safety.js';
@@ -13,7 +13,7 @@ import {
   tagCommand,
   workloadList,
   workloadNames,
-} from './lib/asg-audit.js';
+} from '../providers/aws/asg-audit-checks.js';
 
 // CA: utils/gpu/gpu.go lists these; Neuron devices are not in EC2 GpuInfo at all.
 const GPU_RESOURCES = [

@@ -1,7 +1,7 @@
 import { shellCommand } from '../model/shell.js';
-import { auditedAsgGroups, scratchOf } from '../simulate/asg-audit.js';
+import { auditedAsgGroups, scratchOf } from '../providers/aws/asg-audit.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject } from './lib/asg-audit.js';
+import { groupSubject } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

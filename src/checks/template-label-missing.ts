@@ -1,9 +1,9 @@
 import { shellQuote } from '../model/shell.js';
-import { auditedGroups, labelDrifts, relevanceText, scratchRelevance } from '../simulate/asg-audit.js';
-import { LABEL_PREFIX } from '../simulate/providers/aws/template.js';
+import { auditedGroups, labelDrifts, relevanceText, scratchRelevance } from '../providers/aws/asg-audit.js';
+import { LABEL_PREFIX } from '../providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import { systemLabelAdvice, systemLabelOwner } from './lib/fix-safety.js';
-import { groupSubject, isManaged, severityFor, tagCommand, workloadList } from './lib/asg-audit.js';
+import { groupSubject, isManaged, severityFor, tagCommand, workloadList } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

@@ -1,8 +1,8 @@
-import { realShape, relevanceText, targetedPods } from '../simulate/asg-audit.js';
-import { RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { realShape, relevanceText, targetedPods } from '../providers/aws/asg-audit.js';
+import { RESOURCES_PREFIX } from '../providers/aws/template.js';
 import { isPendingCandidate } from '../model/k8s.js';
 import { defineCheck } from './define-check.js';
-import { groupSubject, scratchCases, taggedResources, tagCommand } from './lib/asg-audit.js';
+import { groupSubject, scratchCases, taggedResources, tagCommand } from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

@@ -4,8 +4,8 @@ import {
   relevanceText,
   scratchRelevance,
   taintDrifts,
-} from '../simulate/asg-audit.js';
-import { TAINT_PREFIX } from '../simulate/providers/aws/template.js';
+} from '../providers/aws/asg-audit.js';
+import { TAINT_PREFIX } from '../providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import {
   deleteTagCommand,
@@ -14,7 +14,7 @@ import {
   softer,
   tagCommand,
   workloadList,
-} from './lib/asg-audit.js';
+} from '../providers/aws/asg-audit-checks.js';
 
 export default defineCheck({
   meta: {

@@ -3,7 +3,7 @@ import type { Node, Pod } from '../model/k8s.js';
 import { formatResource } from '../model/quantity.js';
 import type { GroupPlacement } from '../simulate/preflight.js';
 import { parseResourceList } from '../simulate/resources.js';
-import { LABEL_PREFIX, RESOURCES_PREFIX } from '../simulate/providers/aws/template.js';
+import { LABEL_PREFIX, RESOURCES_PREFIX } from '../providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import { systemLabelOwner } from './lib/fix-safety.js';
 import {
@@ -149,9 +149,7 @@ export default defineCheck({
         evidence,
         remediation:
           advice.join('\n') ||
-          (ctx.analysis.provider.id === 'aws'
-            ? "Give CA's template what the pod needs (node-template tags on the ASG), or stop selecting what only real nodes have."
-            : `Give CA's template what the pod needs (the ${ctx.analysis.provider.groupNoun}'s nodeTemplate), or stop selecting what only real nodes have.`),
+          ctx.analysis.provider.words.templateFix,
       });
     }
   },

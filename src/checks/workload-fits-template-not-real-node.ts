@@ -1,6 +1,6 @@
 import type { GroupPlacement } from '../simulate/preflight.js';
 import { findUntoleratedTaint } from '../simulate/predicates/taint-toleration.js';
-import { TAINT_PREFIX } from '../simulate/providers/aws/template.js';
+import { TAINT_PREFIX } from '../providers/aws/template.js';
 import { defineCheck } from './define-check.js';
 import { listNames, placements, templateTagAdvice, workloadRef, workloadSubject } from './lib/preflight.js';
 

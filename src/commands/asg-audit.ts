@@ -8,8 +8,8 @@ import type { RawInputs } from '../model/snapshot.js';
 import { renderAsgAuditText } from '../report/asg-audit-text.js';
 import { terminalStyle, wantsColor } from '../report/style.js';
 import type { Analysis } from '../simulate/analysis.js';
-import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../simulate/asg-audit.js';
-import { buildIamPlan } from '../simulate/iam.js';
+import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../providers/aws/asg-audit.js';
+import { buildIamPlan } from '../providers/aws/iam.js';
 import { isPendingCandidate } from '../model/k8s.js';
 import {
   parseRequestTimeout,
@@ -35,7 +35,7 @@ function dropIamGaps(raw: RawInputs): void {
 /** Fills raw.iamEvaluationResults: --iam-policy locally, else live simulation; a gap when neither can run. */
 export async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditOptions, deps: Deps): Promise<void> {
   if (o.iamPolicy && o.iamPolicy.length > 0) {
-    const { evaluateIamPolicies } = await import('../gather/iam-local.js');
+    const { evaluateIamPolicies } = await import('../providers/aws/gather-iam-policy.js');
     const r = await evaluateIamPolicies(o.iamPolicy, buildIamPlan(analysis));
     raw.sources.push(...r.sources);
     raw.warnings.push(...r.warnings);
@@ -63,7 +63,7 @@ export async function gatherIam(raw: RawInputs, analysis: Analysis, o: AsgAuditO
   }
   const region = o.region ?? raw.sources.map((s) => /^live: aws (\S+)$/.exec(s)?.[1]).find(Boolean);
   if (!region) return;
-  const { gatherLiveIam } = await import('../gather/live-iam.js');
+  const { gatherLiveIam } = await import('../providers/aws/gather-iam.js');
   const overrides = (deps.liveOverrides ?? {}) as {
     awsEndpoint?: string;
     awsCredentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };

@@ -19,7 +19,7 @@ export async function runAudit(o: AsgAuditOptions, deps: Deps, command: AuditCom
   const now = resolveNow(o, deps, raw);
   const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
   // the Auto Scaling group audit is AWS's (asg-audit is its name there; node-group-audit says the same on AWS)
-  if (analysis.provider.id === 'aws') return auditAsgs(o, deps, raw, analysis);
+  if (analysis.provider.auditCommand === 'asg-audit') return auditAsgs(o, deps, raw, analysis);
   return runProviderAudit(o, deps, raw, analysis, command);
 }
 

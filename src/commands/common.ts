@@ -210,7 +210,7 @@ export function reportHeader(
   now: Date,
   opts: GlobalOptions,
   caDetail?: string,
-  provider?: { id: string; source: string },
+  provider?: { id: string; source: string; ownSource: boolean },
 ): { ca: string; now: string; source: string } {
   const from = opts.from.length ? `from ${opts.from.join(', ')}` : 'live';
   const clock = NOW_SOURCES.get(now);
@@ -222,19 +222,20 @@ export function reportHeader(
         : clock === 'wall-clock-for-dump'
           ? `${now.toISOString()} (the wall clock: the dump holds no time; pass --now)`
           : now.toISOString(),
-    // AWS's source is the input itself; another provider says which of its inputs it runs with (ConfigMap or file)
-    source: provider && provider.id !== 'aws' ? `${from} · ${provider.id} groups from ${provider.source}` : from,
+    // a provider whose groups are listed kinds (AWS) has the input itself as source; another says which of its inputs
+    // it runs with (ConfigMap or file)
+    source: provider?.ownSource ? `${from} · ${provider.id} groups from ${provider.source}` : from,
   };
 }
 
 /** The analysis' provider for reportHeader. */
-export function headerProvider(a: Analysis): { id: string; source: string } {
-  return { id: a.provider.id, source: a.provider.describeSource(a.providerContext) };
+export function headerProvider(a: Analysis): { id: string; source: string; ownSource: boolean } {
+  return { id: a.provider.id, source: a.provider.describeSource(a.providerContext), ownSource: a.provider.groupKinds.length === 0 };
 }
 
-/** The note when no node group could be listed: AWS asks for the ASGs, another provider names its input. */
-export function noNodeGroupsNote(a: Analysis, awsNote: string): string {
-  if (a.provider.id === 'aws') return awsNote;
+/** The note when no node group could be listed: AWS asks for the ASGs (listedNote), another provider names its input. */
+export function noNodeGroupsNote(a: Analysis, listedNote: string): string {
+  if (a.provider.groupKinds.length > 0) return listedNote;
   return `no node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)}): node groups cannot be evaluated`;
 }
 

@@ -20,10 +20,11 @@ import {
   writeMachineReport,
 } from './common.js';
 import { type Deps, EXIT, type RunResult } from './types.js';
+import { isGrpcGroup } from '../providers/externalgrpc/words.js';
 
 /** "Running 3, Created 1, Pending 1 (1 failed)": instance records by stage, in life-cycle order. */
 export function stageSummary(g: NodeGroup): string {
-  if (g.provider !== 'externalgrpc') return '-';
+  if (!isGrpcGroup(g)) return '-';
   const parts: string[] = [];
   const known = new Set<string>(GRPC_INSTANCE_STAGES);
   const stages = [...GRPC_INSTANCE_STAGES, ...new Set(g.grpc.instances.map((i) => i.stage).filter((s) => !known.has(s)))];
@@ -59,7 +60,7 @@ export async function runProviderAudit(
       ...(t.instanceType ? { instanceType: t.instanceType } : {}),
       template: t.source === 'node' ? `node ${t.fromNode ?? ''}` : t.source === 'none' ? 'none' : analysis.provider.templateSourceLabel(g, t, 'any', ctx),
       stages: stageSummary(g),
-      instances: g.provider === 'externalgrpc' ? g.grpc.instances.map((i) => ({ id: i.id, name: i.name, stage: i.stage, status: i.status, ...(i.updateTime ? { updateTime: i.updateTime } : {}) })) : [],
+      instances: isGrpcGroup(g) ? g.grpc.instances.map((i) => ({ id: i.id, name: i.name, stage: i.stage, status: i.status, ...(i.updateTime ? { updateTime: i.updateTime } : {}) })) : [],
     };
   });
   for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);

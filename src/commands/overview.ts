@@ -64,7 +64,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
     caLines.push(`CA ${caVersionText(ca)} in ${ca.deployment?.namespace}/${ca.deployment?.name}`);
     const f = ca.flags;
     caLines.push(
-      `${a.provider.id !== 'aws' ? `node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)})` : `discovery ${f.nodeGroupAutoDiscovery.value.join(' ') || (f.nodes.value.length ? `--nodes ${f.nodes.value.join(' ')}` : 'none')}`} · expander ${f.expander.value}` +
+      `${a.provider.groupKinds.length === 0 ? `node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)})` : `discovery ${f.nodeGroupAutoDiscovery.value.join(' ') || (f.nodes.value.length ? `--nodes ${f.nodes.value.join(' ')}` : 'none')}`} · expander ${f.expander.value}` +
         ` · scale-down threshold ${f.scaleDownUtilizationThreshold.value}${f.maxNodesTotal.value ? ` · max nodes ${f.maxNodesTotal.value}` : ''}` +
         `${f.balanceSimilarNodeGroups.value ? ' · balance-similar-node-groups' : ''}`,
     );
@@ -138,8 +138,8 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   const stopped = caRunning(a).state;
   if (stopped === 'cannot-run' || stopped === 'likely-cannot-run') scaleDown = { ...scaleDown, caNotRunning: true };
 
-  const otherProvider = a.provider.id !== 'aws';
-  const asgRun = (raw.provided.has('autoScalingGroups') || otherProvider) && !karpenterOnly ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
+  const otherProvider = a.provider.groupKinds.length === 0;
+  const asgRun = a.provider.groupKinds.every((k) => raw.provided.has(k)) && !karpenterOnly ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
   const bySev = (s: string) => asgRun.findings.filter((f) => f.severity === s).length;
   const iamFindings = asgRun.findings.filter((f) => f.checkId.startsWith('iam-'));
   const iamSkipped = asgRun.skipped.find((s) => s.checkId.startsWith('iam-'));

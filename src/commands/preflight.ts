@@ -140,7 +140,7 @@ export async function runPreflight(o: PreflightCommandOptions, deps: Deps): Prom
   rejectInvalidQuantities(manifests.objects);
   const declared: DeclaredNodeGroups[] = [];
   if (o.eksctl) {
-    const { readEksctlConfig } = await import('../gather/eksctl.js');
+    const { readEksctlConfig } = await import('../providers/aws/gather-eksctl.js');
     declared.push(await readEksctlConfig(o.eksctl));
   }
   for (const f of o.nodeGroups ?? []) {

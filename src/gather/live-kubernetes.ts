@@ -574,9 +574,9 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
       if (priority && 'items' in priority) inputs.configMaps.push(...priority.items);
       else if (priority) inputs.gaps.push(priority.gap);
     }
-    await getExternalGrpcConfigMaps(target, inputs);
+    await getProviderConfigMaps(target, inputs);
     // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
-    (await import('./externalgrpc-inputs.js')).scrubExternalGrpcConfigMaps(inputs);
+    (await import('../providers/externalgrpc/gather.js')).scrubExternalGrpcConfigMaps(inputs);
     if (opts.readCaRecord ?? true) {
       const record = await gatherCaRecord(target, inputs, {
         sinceSeconds: opts.caLogSinceSeconds ?? DEFAULT_CA_LOG_SINCE_SECONDS,
@@ -669,17 +669,17 @@ async function getPriorityConfigMap(target: Target, deployments: Deployment[]): 
 }
 
 /**
- * CA with --cloud-provider=externalgrpc: GET (read-only, by name) the provider's ConfigMaps and CA's --cloud-config
- * ConfigMap. A 404 is "not there"; forbidden is a gap naming the RBAC to add.
+ * The ConfigMaps CA's cloud provider reads (configMapRefs; externalgrpc: its own and CA's --cloud-config): GET (read-only, by name)
+ * each. A 404 is "not there"; forbidden is a gap naming the RBAC to add.
  */
-async function getExternalGrpcConfigMaps(target: Target, inputs: RawInputs): Promise<void> {
+async function getProviderConfigMaps(target: Target, inputs: RawInputs): Promise<void> {
   const found = findCaDeployment(inputs.deployments);
   if (!found) return;
   const ca = buildCaConfig({ deployment: found.deployment });
-  if (ca.flags.cloudProvider.value !== 'externalgrpc') return;
-  const { externalGrpcConfigMapRefs } = await import('../simulate/providers/externalgrpc/deployment.js');
+  const { providerById } = await import('../providers/index.js');
+  const refs = providerById(ca.flags.cloudProvider.value)?.configMapRefs?.(inputs.deployments, ca) ?? [];
   const spec = RESOURCES.find((r) => r.key === 'configMaps')!;
-  for (const ref of externalGrpcConfigMapRefs(inputs.deployments, ca)) {
+  for (const ref of refs) {
     if (inputs.configMaps.some((c) => c.metadata.name === ref.name && (c.metadata.namespace ?? 'default') === ref.namespace)) continue;
     const outcome = await getConfigMap(target, spec, ref.namespace, ref.name);
     if ('items' in outcome) {

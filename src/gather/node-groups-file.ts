@@ -2,12 +2,12 @@
 // node groups. The reader enforces the same rules as the schema, with file:line in every error. The externalgrpc
 // provider's nodegroup-config.yaml is accepted too: its groups get the template the provider itself builds.
 import { InputError } from '../model/errors.js';
-import { parseExternalGrpcConfig, scrubExternalGrpcCredentials } from '../simulate/providers/externalgrpc/config.js';
-import { buildProviderTemplateNode } from '../simulate/providers/externalgrpc/template.js';
+import { parseExternalGrpcConfig, scrubExternalGrpcCredentials } from '../providers/externalgrpc/config.js';
+import { buildProviderTemplateNode } from '../providers/externalgrpc/template.js';
 import { isValidQuantity } from '../model/quantity.js';
 import type { ExternalGrpcConfigInput } from '../model/externalgrpc.js';
 import type { DeclaredNodeGroup, DeclaredNodeGroups, ExternalGrpcDeclaredNodeGroups } from '../model/preflight.js';
-import { eksTaintsOf, LABEL_TAG, parseEksctlTaints, setTag, TAINT_TAG } from './eksctl.js';
+import { eksTaintsOf, LABEL_TAG, parseEksctlTaints, setTag, TAINT_TAG } from '../providers/aws/gather-eksctl.js';
 import { parseYamlFile, readFlagFile } from './yaml-file.js';
 
 export const NODE_GROUPS_API_VERSION = 'casdoctor.io/v1alpha1';

@@ -137,7 +137,7 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   refusedKarpenterGaps(inputs);
   scrubCaArgsInDeployments(inputs.deployments);
   // no credential of the externalgrpc provider's config stays in RawInputs (its ConfigMaps hold them: G8)
-  (await import('./externalgrpc-inputs.js')).scrubExternalGrpcConfigMaps(inputs);
+  (await import('../providers/externalgrpc/gather.js')).scrubExternalGrpcConfigMaps(inputs);
   return inputs;
 }
 
@@ -179,7 +179,7 @@ async function loadFile(
   options.onFile?.(file);
   // the externalgrpc provider's nodegroup-config.yaml: plain YAML, no apiVersion/kind; kept as scrubbed text
   if (/\.ya?ml$/i.test(file)) {
-    const { isExternalGrpcConfigText, addExternalGrpcConfigFile } = await import('./externalgrpc-inputs.js');
+    const { isExternalGrpcConfigText, addExternalGrpcConfigFile } = await import('../providers/externalgrpc/gather.js');
     const fh = await open(file, 'r');
     let text: string | undefined;
     try {

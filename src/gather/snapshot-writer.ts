@@ -16,9 +16,7 @@ import { KARPENTER_CRD_HOW_TO_PROVIDE } from '../model/karpenter-crds.js';
 import { isKarpenterControllerDeployment, KARPENTER_SETTINGS_ENV } from '../simulate/providers/karpenter/settings.js';
 import type { ConfigMap, Deployment } from '../model/k8s.js';
 import { buildCaConfig, findCaDeployment } from '../simulate/ca-config.js';
-import { scrubExternalGrpcCredentials } from '../simulate/providers/externalgrpc/config.js';
-import { externalGrpcConfigMapRefs } from '../simulate/providers/externalgrpc/deployment.js';
-import { isExternalGrpcConfigText } from './externalgrpc-inputs.js';
+import { providerById } from '../providers/index.js';
 
 interface KubeFileSpec {
   kind: DataKind;
@@ -415,34 +413,24 @@ export function buildSnapshotFiles(raw: RawInputs, opts: SnapshotBuildOptions): 
 }
 
 /**
- * CA with --cloud-provider=externalgrpc: the provider's ConfigMaps and CA's --cloud-config ConfigMap, keyed
- * "namespace/name", each with the data keys a snapshot keeps: the provider's config (scrubbed again here) and CA's
- * cloud-config; hook scripts and anything else stay out (they may hold SSH passwords).
+ * The ConfigMaps CA's cloud provider reads (externalgrpc: its own and CA's --cloud-config), keyed "namespace/name",
+ * each with what the provider lets a snapshot keep of it (providers/<id>: configMapRefs, keepConfigMap).
  */
-function externalGrpcKeep(raw: RawInputs): Map<string, (cm: ConfigMap) => ConfigMap> {
+function providerKeep(raw: RawInputs): Map<string, (cm: ConfigMap) => ConfigMap> {
   const out = new Map<string, (cm: ConfigMap) => ConfigMap>();
   const found = findCaDeployment(raw.deployments);
   if (!found) return out;
   const ca = buildCaConfig({ deployment: found.deployment });
-  if (ca.flags.cloudProvider.value !== 'externalgrpc') return out;
-  for (const ref of externalGrpcConfigMapRefs(raw.deployments, ca)) {
-    const isCaCloudConfig = ref.why.startsWith("CA's --cloud-config");
-    out.set(`${ref.namespace}/${ref.name}`, (cm) => {
-      const data: Record<string, string> = {};
-      for (const [k, v] of Object.entries(cm.data ?? {})) {
-        if (typeof v !== 'string') continue;
-        if (isExternalGrpcConfigText(v)) data[k] = scrubExternalGrpcCredentials(v).text;
-        else if (isCaCloudConfig && /^(address|key|cert|cacert|grpc_timeout)\s*:/m.test(v)) data[k] = v;
-      }
-      return { ...cm, data };
-    });
-  }
+  const provider = providerById(ca.flags.cloudProvider.value);
+  const keep = provider?.keepConfigMap?.bind(provider);
+  if (!keep) return out;
+  for (const ref of provider?.configMapRefs?.(raw.deployments, ca) ?? []) out.set(`${ref.namespace}/${ref.name}`, (cm) => keep(ref, cm));
   return out;
 }
 
 function buildFiles(raw: RawInputs, opts: SnapshotBuildOptions): SnapshotFile[] {
   const keep = new Set(opts.statusConfigMaps.map((c) => `${c.namespace}/${c.name}`));
-  const grpcKeep = externalGrpcKeep(raw);
+  const grpcKeep = providerKeep(raw);
   const clean: Partial<RawInputs> = {};
   for (const spec of KUBE_FILES) {
     const items = ((raw[spec.kind] as KubeObject[] | undefined) ?? []).filter((o) => {

@@ -14,8 +14,8 @@ import {
   type StaticInstanceTypeData,
 } from './instance-types.js';
 import { buildClusterView } from './scheduler.js';
-import { providerFor } from './providers/index.js';
-import type { NodeGroupProvider, ProviderContext } from './providers/types.js';
+import { isOtherProvidersGroupKind, providerFor } from '../providers/index.js';
+import type { NodeGroupProvider, ProviderContext } from '../providers/types.js';
 import type { TemplateContext, TemplateResult } from './node-group-provider.js';
 import { buildTemplateNode } from './template-node.js';
 import type { CaLogSummary } from '../model/ca-log.js';
@@ -28,6 +28,7 @@ import {
   parseCaMetrics,
   parseCaSnapshotz,
 } from './ca-record.js';
+import { isAsgGroup } from '../providers/aws/words.js';
 
 /** Parts of CA's own record a check may need; missing ones make the check skipped with how to supply them. */
 export type CaRecordKind = 'caLog' | 'caMetrics' | 'caSnapshotz';
@@ -149,7 +150,7 @@ export class Analysis {
     return this.relevantGroupsMemo();
   }
 
-  private asgGroupsMemo = memo(() => this.nodeGroups.filter((g): g is AsgNodeGroup => g.provider === 'aws'));
+  private asgGroupsMemo = memo(() => this.nodeGroups.filter(isAsgGroup));
   /** The relevant groups that are Auto Scaling groups (empty unless CA runs the AWS provider). Sorted by name. */
   get asgGroups(): AsgNodeGroup[] {
     return this.asgGroupsMemo();
@@ -364,7 +365,7 @@ export class Analysis {
   missingData(kinds: readonly DataKind[]): { reason: string; detail: string } | undefined {
     for (const k of kinds) {
       // under another provider the node groups come from it, not from ASGs (AWS-only checks are gated by meta.providers)
-      if (k === 'autoScalingGroups' && this.provider.id !== 'aws') continue;
+      if (isOtherProvidersGroupKind(k, this.provider)) continue;
       const gap = this.gapFor(k);
       if (gap) return { reason: gap.reason, detail: gap.detail };
       if (!this.raw.provided.has(k)) {

@@ -7,11 +7,11 @@ import type { PodVerdict } from '../model/why-pending.js';
 import type { Analysis } from './analysis.js';
 import { caPodsHealth, caPodProblems, type CaPodsHealth } from './ca-health.js';
 import { isNodeReadyForCa } from './node-groups.js';
-import { externalGrpcFindings, externalGrpcFindingsInput } from './providers/externalgrpc/findings.js';
-import { caDefaults, caInstanceView, countedInTargetSize, externalGrpcState } from './providers/externalgrpc/groups.js';
-import { nodeMembership } from './providers/externalgrpc/membership.js';
-import { grpcOptionsAsCaSees } from './providers/externalgrpc/options.js';
-import { NODE_BYTES_ONLY_MINOR } from './providers/externalgrpc/template.js';
+import { externalGrpcFindings, externalGrpcFindingsInput } from '../providers/externalgrpc/findings.js';
+import { caDefaults, caInstanceView, countedInTargetSize, externalGrpcState } from '../providers/externalgrpc/groups.js';
+import { nodeMembership } from '../providers/externalgrpc/membership.js';
+import { grpcOptionsAsCaSees } from '../providers/externalgrpc/options.js';
+import { NODE_BYTES_ONLY_MINOR } from '../providers/externalgrpc/template.js';
 
 export type CaRunningState = 'running' | 'cannot-run' | 'likely-cannot-run' | 'unknown';
 

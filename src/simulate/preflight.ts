@@ -47,7 +47,7 @@ import { buildWorkloads, ephemeralClaims, type PreflightWorkload } from './prefl
 import { nodeInfoFor, parseResourceList } from './resources.js';
 import { buildClusterView, DEFAULT_FILTER_ORDER, evaluateAllFilters } from './scheduler.js';
 import type { ScratchTemplate, TemplateResult } from './node-group-provider.js';
-import { RESOURCES_PREFIX } from './providers/aws/template.js';
+import { RESOURCES_PREFIX } from '../providers/aws/template.js';
 import { SKIP_MAX_SIZE, SKIP_NOT_READY } from './why-pending.js';
 import type { EC2NodeClass, NodePool } from '../model/karpenter.js';
 import {

@@ -1,5 +1,5 @@
 import { podVerdictWhenCaCannotRun } from './ca-running.js';
-import { grpcUpcomingFate } from './providers/externalgrpc/records.js';
+import { grpcUpcomingFate } from '../providers/externalgrpc/records.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
@@ -391,13 +391,14 @@ function unevaluable(groups: GroupEvaluation[]): GroupEvaluation[] {
 
 /** Why the snapshot holds no node group at all, when that is for lack of data (not an account without ASGs). */
 function nodeGroupsUnknown(a: Analysis): string | undefined {
-  // another cloud provider's groups come from its own state, never from AWS
-  if (a.provider.id !== 'aws')
+  // a provider whose groups come from its own state (no listed kind) says which state it read
+  if (a.provider.groupKinds.length === 0)
     return `no node groups from the ${a.provider.id} provider (${a.provider.describeSource(a.providerContext)}): ${a.provider.addNodeGroupsHint}`;
-  const gap = a.gapFor('autoScalingGroups');
-  if (gap) return `${gap.reason}: ${gap.detail}`;
-  if (!a.raw.provided.has('autoScalingGroups'))
-    return 'no Auto Scaling groups in the input (add `aws autoscaling describe-auto-scaling-groups --output json`)';
+  for (const kind of a.provider.groupKinds) {
+    const gap = a.gapFor(kind);
+    if (gap) return `${gap.reason}: ${gap.detail}`;
+    if (!a.raw.provided.has(kind)) return a.provider.words.noGroupsInInput ?? a.provider.addNodeGroupsHint;
+  }
   return undefined;
 }
 
@@ -441,12 +442,7 @@ function evaluateGroup(a: Analysis, pod: Pod, group: NodeGroup): GroupEvaluation
   }
   const either = group.discovered && template.node ? templateChoiceMatters(a, pod, group, template, failures, notEvaluated) : undefined;
   const skip = group.discovered ? groupSkipReason(a, group, template) : undefined;
-  const blockers: string[] = [];
-  if (group.provider === 'aws' && group.suspendedProcesses.includes('Launch')) {
-    blockers.push(
-      'the ASG has its Launch process suspended: CA raises DesiredCapacity but AWS launches no instance',
-    );
-  }
+  const blockers: string[] = [...a.provider.scaleUpBlockers(group)];
   const fits =
     group.discovered &&
     !skip &&
@@ -585,7 +581,7 @@ function skipReason(a: Analysis, group: NodeGroup, template: TemplateResult): Gr
     return {
       kind: 'max-size',
       reason: SKIP_MAX_SIZE,
-      detail: `${group.provider === 'aws' ? 'desired capacity' : 'target size'} ${group.targetSize} >= max size ${group.maxSize}${group.via === 'nodes-flag' ? ' (max from --nodes)' : ''}`,
+      detail: `${a.provider.words.targetSizeProse} ${group.targetSize} >= max size ${group.maxSize}${group.via === 'nodes-flag' ? ' (max from --nodes)' : ''}`,
       change: `raise the max size of ${group.name} from ${group.maxSize} to ${group.targetSize + 1}${group.via === 'nodes-flag' ? ' (in --nodes)' : ''}`,
     };
   }

@@ -6,7 +6,7 @@ import type { IamEvaluationResult, LaunchTemplateVersion } from '../../src/model
 import type { Node, Pod } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { setAuditedAsgs } from '../../src/simulate/asg-audit.js';
+import { setAuditedAsgs } from '../../src/providers/aws/asg-audit.js';
 import { isPendingCandidate } from '../../src/model/k8s.js';
 import { ACCOUNT, asg, launchTemplateVersion, REGION, scalingActivity } from '../builders/aws.js';
 import { node, pod, pv, pvc } from '../builders/k8s.js';

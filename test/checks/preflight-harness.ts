@@ -2,7 +2,7 @@
 import { stringify } from 'yaml';
 import { runChecks } from '../../src/checks/lib/engine.js';
 import { CHECKS } from '../../src/checks/index.js';
-import { parseEksctlConfig } from '../../src/gather/eksctl.js';
+import { parseEksctlConfig } from '../../src/providers/aws/gather-eksctl.js';
 import { manifestSetFrom, parseManifestText } from '../../src/gather/manifests.js';
 import { parseNodeGroupsFile } from '../../src/gather/node-groups-file.js';
 import type { Finding } from '../../src/model/findings.js';

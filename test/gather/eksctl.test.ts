@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEksctlConfig, parseEksctlTaints } from '../../src/gather/eksctl.js';
+import { parseEksctlConfig, parseEksctlTaints } from '../../src/providers/aws/gather-eksctl.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isExternalGrpcConfigText, scrubExternalGrpcConfigMaps } from '../../src/gather/externalgrpc-inputs.js';
+import { isExternalGrpcConfigText, scrubExternalGrpcConfigMaps } from '../../src/providers/externalgrpc/gather.js';
 import { emptyInputs } from '../../src/model/snapshot.js';
 import { FILE_TEXT, STATUS_CONFIGMAP, STATUS_TEXT } from '../fixtures/externalgrpc/load.js';
 

@@ -11,7 +11,7 @@ import {
   regionFromEnvironment,
   regionFromNodes,
   toAwsJson,
-} from '../../src/gather/live-aws.js';
+} from '../../src/providers/aws/gather.js';
 import type { LaunchTemplateVersion } from '../../src/model/aws.js';
 import type { Node } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';

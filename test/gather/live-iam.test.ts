@@ -1,11 +1,11 @@
 // Live IAM through a loopback AWS endpoint: the principal CA runs as, then iam:SimulatePrincipalPolicy on the real ASG
 // ARNs with each ASG's tags as context. Denied simulation is a gap, never a pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import { gatherLiveIam, type LiveIamOptions } from '../../src/gather/live-iam.js';
+import { gatherLiveIam, type LiveIamOptions } from '../../src/providers/aws/gather-iam.js';
 import type { IamEvaluationResult } from '../../src/model/aws.js';
 import type { ServiceAccount } from '../../src/model/k8s.js';
 import { Analysis } from '../../src/simulate/analysis.js';
-import { buildIamPlan } from '../../src/simulate/iam.js';
+import { buildIamPlan } from '../../src/providers/aws/iam.js';
 import { ACCOUNT, asg, REGION } from '../builders/aws.js';
 import { NOW, world } from '../builders/world.js';
 import { STATIC_TYPES } from '../checks/harness.js';

@@ -184,8 +184,8 @@ describe('gatherLive', () => {
   });
 
   it('loads @kubernetes/client-node and the AWS SDK only inside functions, so --help stays light', () => {
-    for (const file of ['live.ts', 'live-kubernetes.ts', 'live-aws.ts', 'errors.ts']) {
-      const src = readFileSync(join(import.meta.dirname, '../../src/gather', file), 'utf8');
+    for (const file of ['gather/live.ts', 'gather/live-kubernetes.ts', 'providers/aws/gather.ts', 'gather/errors.ts']) {
+      const src = readFileSync(join(import.meta.dirname, '../../src', file), 'utf8');
       expect(src, file).not.toMatch(/^import (?!type )[^;]*from '(@kubernetes\/|@aws-sdk\/|@smithy\/)/m);
     }
   });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../src/gather/errors.js';
 import { readDocuments } from '../../src/gather/json-stream.js';
-import { gatherAws } from '../../src/gather/live-aws.js';
+import { gatherAws } from '../../src/providers/aws/gather.js';
 import { gatherKubernetes } from '../../src/gather/live-kubernetes.js';
 import { gatherLive } from '../../src/gather/live.js';
 import { parseDocuments } from '../../src/gather/offline.js';

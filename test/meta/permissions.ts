@@ -67,14 +67,17 @@ const SDK_SERVICES: Array<[pkg: string, prefix: string]> = [
 ];
 
 /**
- * Every AWS action casdoctor's code can call, read from src/gather: each `new <sdk>.<Name>Command(` and
+ * Every AWS action casdoctor's code can call, read from src/gather and src/providers/aws: each `new <sdk>.<Name>Command(` and
  * `paginate<Name>(`, attributed to the SDK client package that exports that command.
  */
 export async function awsActionsInSource(): Promise<string[]> {
-  const dir = join(root, 'src/gather');
   const names = new Set<string>();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
-    const text = readFileSync(join(dir, f), 'utf8');
+  const files = [
+    ...readdirSync(join(root, 'src/gather')).map((n) => join(root, 'src/gather', n)),
+    ...readdirSync(join(root, 'src/providers/aws')).map((n) => join(root, 'src/providers/aws', n)),
+  ].filter((n) => n.endsWith('.ts'));
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
     for (const m of text.matchAll(/new [A-Za-z0-9_]+\.([A-Za-z0-9]+)Command\(/g)) names.add(m[1]);
     for (const m of text.matchAll(/\bpaginate([A-Z][A-Za-z0-9]+)\(/g)) names.add(m[1]);
   }

@@ -17,8 +17,8 @@ import {
   taintDrifts,
   unknownAsgNames,
   workloadName,
-} from '../../src/simulate/asg-audit.js';
-import { resourcesFromTags, taintsFromAsgTags } from '../../src/simulate/providers/aws/template.js';
+} from '../../src/providers/aws/asg-audit.js';
+import { resourcesFromTags, taintsFromAsgTags } from '../../src/providers/aws/template.js';
 import { asg, launchTemplateVersion, REGION } from '../builders/aws.js';
 import { node, pv } from '../builders/k8s.js';
 import { instanceIdOf, NOW, pendingPod, world } from '../builders/world.js';

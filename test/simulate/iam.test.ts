@@ -9,7 +9,7 @@ import {
   impossibleConditionKeys,
   principalHints,
   requiredActions,
-} from '../../src/simulate/iam.js';
+} from '../../src/providers/aws/iam.js';
 import {
   ACCOUNT,
   asg,

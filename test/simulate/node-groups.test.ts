@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../src/model/k8s.js';
 import { buildCaConfig } from '../../src/simulate/ca-config.js';
-import { buildNodeGroups, discoverNodeGroups, providerIdToInstance } from '../../src/simulate/providers/aws/node-groups.js';
+import { buildNodeGroups, discoverNodeGroups, providerIdToInstance } from '../../src/providers/aws/node-groups.js';
 import { asg } from '../builders/aws.js';
 import { node } from '../builders/k8s.js';
 

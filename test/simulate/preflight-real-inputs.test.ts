@@ -3,7 +3,7 @@
 // supply it). Only the second fails the gate.
 import { describe, expect, it, vi } from 'vitest';
 import { parseManifestText, WORKLOAD_KINDS } from '../../src/gather/manifests.js';
-import { parseEksctlConfig } from '../../src/gather/eksctl.js';
+import { parseEksctlConfig } from '../../src/providers/aws/gather-eksctl.js';
 import { emptyInputs } from '../../src/model/snapshot.js';
 import { parseEksctlMemoryMiB, preflightOf, resolveInstanceSelector } from '../../src/simulate/preflight.js';
 import { STATIC_TYPES } from '../checks/harness.js';

@@ -5,15 +5,15 @@ import type { CaConfig } from '../../src/model/ca-config.js';
 import type { DaemonSet, Deployment, Node, Taint, Toleration } from '../../src/model/k8s.js';
 import { buildCaConfig } from '../../src/simulate/ca-config.js';
 import { buildInstanceTypeTable, type StaticInstanceTypeData } from '../../src/simulate/instance-types.js';
-import { buildNodeGroups } from '../../src/simulate/providers/aws/node-groups.js';
+import { buildNodeGroups } from '../../src/providers/aws/node-groups.js';
 import type { TemplateContext } from '../../src/simulate/node-group-provider.js';
-import { awsProvider } from '../../src/simulate/providers/aws/index.js';
+import { awsProvider } from '../../src/providers/aws/index.js';
 import {
   labelsFromAsgTags,
   resolveLaunchTemplateVersion,
   resourcesFromTags,
   taintsFromAsgTags,
-} from '../../src/simulate/providers/aws/template.js';
+} from '../../src/providers/aws/template.js';
 import { buildTemplateNode, templateNodeName, templateSuffix } from '../../src/simulate/template-node.js';
 import { asg, eksNodegroup, launchConfiguration, launchTemplateVersion } from '../builders/aws.js';
 import { node, type PodBuilder, pod } from '../builders/k8s.js';

@@ -3,15 +3,15 @@
 import type { Subject } from '../../model/findings.js';
 import { shellCommand } from '../../model/shell.js';
 import type { Analysis } from '../../simulate/analysis.js';
-import { findProviderDeployment } from '../../simulate/providers/externalgrpc/deployment.js';
+import { findProviderDeployment } from '../../providers/externalgrpc/deployment.js';
 import {
   externalGrpcFindings,
   externalGrpcFindingsInput,
   type GrpcFinding,
   type GrpcFindingId,
   type GrpcFindingsInput,
-} from '../../simulate/providers/externalgrpc/findings.js';
-import { externalGrpcState } from '../../simulate/providers/externalgrpc/groups.js';
+} from '../../providers/externalgrpc/findings.js';
+import { externalGrpcState } from '../../providers/externalgrpc/groups.js';
 import type { CheckContext } from '../define-check.js';
 
 const cache = new WeakMap<Analysis, { input: GrpcFindingsInput; findings: GrpcFinding[] }>();

@@ -57,15 +57,10 @@ export function groupsWhereLabelTrue(a: Analysis, key: string, value: string): N
       if (key === 'topology.kubernetes.io/zone' || key === 'failure-domain.beta.kubernetes.io/zone')
         return g.zones.includes(value);
       if (key === 'node.kubernetes.io/instance-type' || key === 'beta.kubernetes.io/instance-type')
-        return launchedTypes(g).includes(value);
+        return a.provider.launchedInstanceTypes(g).includes(value);
       return false;
     })
     .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-}
-
-function launchedTypes(g: NodeGroup): string[] {
-  if (g.provider !== 'aws') return [];
-  return g.mixedInstances?.instanceTypes ?? [];
 }
 
 /**

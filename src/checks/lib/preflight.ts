@@ -16,7 +16,7 @@ import type { PreflightWorkload } from '../../simulate/preflight-workloads.js';
 import { type DrainVerdict, drainVerdict, pdbSelects } from './preflight-drain.js';
 import { orderedMap, quoted, yamlSnippet } from './snippets.js';
 import { tagCommand } from './support.js';
-import { LABEL_PREFIX as LABEL_TAG } from '../../simulate/providers/aws/template.js';
+import { LABEL_PREFIX as LABEL_TAG } from '../../providers/aws/template.js';
 
 export { workloadRef } from '../../simulate/preflight-workloads.js';
 

@@ -5,6 +5,7 @@ import type { NodeGroup } from '../../model/node-group.js';
 import type { FilterStatus } from '../../model/scheduling.js';
 import type { Analysis } from '../../simulate/analysis.js';
 import { analyzePods, type GroupEvaluation, type PodAnalysis } from '../../simulate/why-pending.js';
+import { providerById } from '../../providers/index.js';
 
 export function podSubject(pod: Pod): Subject {
   return { kind: 'Pod', name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' };
@@ -15,12 +16,13 @@ export function podRef(pod: Pod): string {
 }
 
 export function groupSubject(g: NodeGroup): Subject {
-  // another provider's group is no ASG: JSON/SARIF consumers see a provider-neutral kind
-  return { kind: g.provider === 'aws' ? 'AutoScalingGroup' : 'NodeGroup', name: g.name };
+  // the group's kind as its provider names it (AWS: AutoScalingGroup); JSON/SARIF consumers see a provider-neutral
+  // kind for any other group
+  return { kind: providerById(g.provider)?.words.groupKind ?? 'NodeGroup', name: g.name };
 }
 
 // the aws CLI command builders live with the AWS provider (the seam's remediation builders use them too)
-export { asgTagCommand as tagCommand, awsStructureArg } from '../../simulate/providers/aws/commands.js';
+export { asgTagCommand as tagCommand, awsStructureArg } from '../../providers/aws/commands.js';
 
 /** why-pending's per-pod analyses for the pods in scope. */
 export function pendingAnalyses(a: Analysis): PodAnalysis[] {

@@ -7,8 +7,8 @@ import { loadOffline } from '../../../src/gather/offline.js';
 import type { NodeGroup } from '../../../src/model/node-group.js';
 import type { RawInputs } from '../../../src/model/snapshot.js';
 import { Analysis } from '../../../src/simulate/analysis.js';
-import { awsProvider } from '../../../src/simulate/providers/aws/index.js';
-import { remedyText } from '../../../src/simulate/providers/types.js';
+import { awsProvider } from '../../../src/providers/aws/index.js';
+import { remedyText } from '../../../src/providers/types.js';
 import { STATIC_TYPES } from '../../checks/harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');

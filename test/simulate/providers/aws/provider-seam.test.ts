@@ -9,10 +9,10 @@ import type { ExternalGrpcNodeGroup } from '../../../../src/model/node-group.js'
 import { skippedLines } from '../../../../src/report/findings-text.js';
 import { PLAIN } from '../../../../src/report/style.js';
 import { Analysis } from '../../../../src/simulate/analysis.js';
-import { awsProvider } from '../../../../src/simulate/providers/aws/index.js';
-import { externalGrpcProvider } from '../../../../src/simulate/providers/externalgrpc/index.js';
-import { providerFor } from '../../../../src/simulate/providers/index.js';
-import type { NodeGroupProvider } from '../../../../src/simulate/providers/types.js';
+import { awsProvider } from '../../../../src/providers/aws/index.js';
+import { externalGrpcProvider } from '../../../../src/providers/externalgrpc/index.js';
+import { providerFor } from '../../../../src/providers/index.js';
+import type { NodeGroupProvider } from '../../../../src/providers/types.js';
 import { buildTemplateNode } from '../../../../src/simulate/template-node.js';
 import { STATIC_TYPES } from '../../../checks/harness.js';
 import { asg } from '../../../builders/aws.js';

@@ -5,7 +5,7 @@ import {
   parseExternalGrpcConfig,
   REDACTED,
   scrubExternalGrpcCredentials,
-} from '../../../../src/simulate/providers/externalgrpc/config.js';
+} from '../../../../src/providers/externalgrpc/config.js';
 import type { ExternalGrpcConfigInput } from '../../../../src/model/externalgrpc.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

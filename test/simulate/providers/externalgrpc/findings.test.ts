@@ -18,7 +18,7 @@ import {
   protoTemplateIncompatibility,
   startupTimeZero,
   stuckInstances,
-} from '../../../../src/simulate/providers/externalgrpc/findings.js';
+} from '../../../../src/providers/externalgrpc/findings.js';
 import { clusterInputs, cluster, NOW } from '../../../fixtures/externalgrpc/load.js';
 
 function input(opts: Parameters<typeof clusterInputs>[0] = {}): GrpcFindingsInput {

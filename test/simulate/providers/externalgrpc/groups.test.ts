@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import type { GrpcInstance, GrpcNodeGroupSpec } from '../../../../src/model/externalgrpc.js';
 import type { ExternalGrpcNodeGroup } from '../../../../src/model/node-group.js';
-import { caDefaults, caInstanceView, countedInTargetSize } from '../../../../src/simulate/providers/externalgrpc/groups.js';
-import { externalGrpcProvider } from '../../../../src/simulate/providers/externalgrpc/index.js';
-import { grpcOptionsAsCaSees } from '../../../../src/simulate/providers/externalgrpc/options.js';
-import { caCloudConfigText, findProviderDeployment, hasExternalGrpcInput, providerSchemaEra } from '../../../../src/simulate/providers/externalgrpc/deployment.js';
-import { parseCloudConfig } from '../../../../src/simulate/providers/externalgrpc/config.js';
+import { caDefaults, caInstanceView, countedInTargetSize } from '../../../../src/providers/externalgrpc/groups.js';
+import { externalGrpcProvider } from '../../../../src/providers/externalgrpc/index.js';
+import { grpcOptionsAsCaSees } from '../../../../src/providers/externalgrpc/options.js';
+import { caCloudConfigText, findProviderDeployment, hasExternalGrpcInput, providerSchemaEra } from '../../../../src/providers/externalgrpc/deployment.js';
+import { parseCloudConfig } from '../../../../src/providers/externalgrpc/config.js';
 import { clusterInputs, NOW } from '../../../fixtures/externalgrpc/load.js';
 
 function ins(stage: string, providerID = 'externalgrpc://tencentcloud/ops-prod/ap-guangzhou/ins-1'): GrpcInstance {

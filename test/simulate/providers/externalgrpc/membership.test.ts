@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GrpcNodeGroupSpec } from '../../../../src/model/externalgrpc.js';
 import type { Node, Taint } from '../../../../src/model/k8s.js';
-import { implicitDefaultGroup } from '../../../../src/simulate/providers/externalgrpc/config.js';
-import { matchNodeGroup, nodeMembership, taintMatchKeys } from '../../../../src/simulate/providers/externalgrpc/membership.js';
+import { implicitDefaultGroup } from '../../../../src/providers/externalgrpc/config.js';
+import { matchNodeGroup, nodeMembership, taintMatchKeys } from '../../../../src/providers/externalgrpc/membership.js';
 
 function group(id: string, labels: Record<string, string>, taints: Taint[] = [], annotations: Record<string, string> = {}): GrpcNodeGroupSpec {
   return {

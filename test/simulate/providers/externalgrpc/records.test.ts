@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ExternalGrpcNodeGroup } from '../../../../src/model/node-group.js';
 import type { RawInputs } from '../../../../src/model/snapshot.js';
 import { buildCaConfig } from '../../../../src/simulate/ca-config.js';
-import { externalGrpcProvider } from '../../../../src/simulate/providers/externalgrpc/index.js';
-import { grpcUpcomingFate } from '../../../../src/simulate/providers/externalgrpc/records.js';
+import { externalGrpcProvider } from '../../../../src/providers/externalgrpc/index.js';
+import { grpcUpcomingFate } from '../../../../src/providers/externalgrpc/records.js';
 import { inputs } from '../../../builders/inputs.js';
 import { cluster, NOW, providerConfigMap, STATUS_CONFIGMAP } from '../../../fixtures/externalgrpc/load.js';
 

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { GrpcNodeGroupSpec } from '../../../../src/model/externalgrpc.js';
 import type { DaemonSet } from '../../../../src/model/k8s.js';
 import { buildCaConfig } from '../../../../src/simulate/ca-config.js';
-import { parseExternalGrpcConfig } from '../../../../src/simulate/providers/externalgrpc/config.js';
+import { parseExternalGrpcConfig } from '../../../../src/providers/externalgrpc/config.js';
 import {
   buildGrpcScratchTemplate,
   buildProviderTemplateNode,
-} from '../../../../src/simulate/providers/externalgrpc/template.js';
+} from '../../../../src/providers/externalgrpc/template.js';
 import { buildInstanceTypeTable } from '../../../../src/simulate/instance-types.js';
 import type { TemplateContext } from '../../../../src/simulate/node-group-provider.js';
-import { externalGrpcProvider } from '../../../../src/simulate/providers/externalgrpc/index.js';
+import { externalGrpcProvider } from '../../../../src/providers/externalgrpc/index.js';
 import { cluster, NOW, STATUS_TEXT } from '../../../fixtures/externalgrpc/load.js';
 
 const groups = parseExternalGrpcConfig([{ source: { kind: 'configmap', namespace: 'kube-system', name: 'nodegroup-status' }, text: STATUS_TEXT }]).nodeGroups;

@@ -7,11 +7,11 @@ import type {
   InstanceRequirements,
   LaunchTemplateSpecification,
   LaunchTemplateVersion,
-} from '../../../model/aws.js';
-import type { Node, Taint } from '../../../model/k8s.js';
-import type { NodeGroup } from '../../../model/node-group.js';
-import { formatBytes, isValidQuantity } from '../../../model/quantity.js';
-import type { RequirementsTypes, ScratchTemplate, TemplateContext } from '../../node-group-provider.js';
+} from '../../model/aws.js';
+import type { Node, Taint } from '../../model/k8s.js';
+import type { NodeGroup } from '../../model/node-group.js';
+import { formatBytes, isValidQuantity } from '../../model/quantity.js';
+import type { RequirementsTypes, ScratchTemplate, TemplateContext } from '../../simulate/node-group-provider.js';
 import {
   addDeprecatedLabels,
   kubeProxyPod,
@@ -21,7 +21,7 @@ import {
   TEMPLATE_NODE_LABEL,
   templateNodeName,
   templateSuffix,
-} from '../../template-node.js';
+} from '../../simulate/template-node.js';
 
 export const LABEL_PREFIX = 'k8s.io/cluster-autoscaler/node-template/label/';
 export const TAINT_PREFIX = 'k8s.io/cluster-autoscaler/node-template/taint/';

@@ -12,6 +12,9 @@ import {
   grpcSetTemplateTaint,
   grpcTemplateSourceLabel,
 } from './wording.js';
+import { externalGrpcWords } from './words.js';
+import { externalGrpcConfigMapRefs } from './deployment.js';
+import { keepExternalGrpcConfigMap } from './snapshot.js';
 
 export const externalGrpcProvider: NodeGroupProvider = {
   id: 'externalgrpc',
@@ -41,6 +44,18 @@ export const externalGrpcProvider: NodeGroupProvider = {
   inspectFailures: grpcInspectFailures,
   lowerMinSize: grpcLowerMinSize,
   raiseMaxSize: grpcRaiseMaxSize,
+  words: externalGrpcWords,
+  // the groups come from the provider's own config (describeSource), not from a listed kind
+  groupKinds: [],
+  auditCommand: 'node-group-audit',
+  suggestsInstanceTypes: false,
+  scaleUpBlockers: () => [],
+  // nodeTemplate is the template itself: nothing beside it declares labels, taints or resources
+  templateDeclares: () => false,
+  groupTags: () => [],
+  launchedInstanceTypes: () => [],
+  configMapRefs: externalGrpcConfigMapRefs,
+  keepConfigMap: keepExternalGrpcConfigMap,
 };
 
 export { scrubExternalGrpcCredentials, parseExternalGrpcConfig, parseCloudConfig } from './config.js';

@@ -1,6 +1,6 @@
 // Which ASGs matter to this cluster's report, and the cluster names the snapshot knows of (ASG tags, CA's flags).
-import type { CaConfig } from '../../../model/ca-config.js';
-import type { NodeGroup, NodeGroupsResult } from '../../../model/node-group.js';
+import type { CaConfig } from '../../model/ca-config.js';
+import type { NodeGroup, NodeGroupsResult } from '../../model/node-group.js';
 
 /** Cluster names this snapshot knows of: from CA's discovery tags (k8s.io/cluster-autoscaler/<name>) and eks: tags of owned ASGs. */
 export function awsClusterNames(ca: CaConfig, all: NodeGroupsResult): Set<string> {

@@ -1,9 +1,9 @@
 // Finding the provider's Deployment, its flags and the files it mounts from ConfigMaps; the proto era of its image;
 // CA's --cloud-config through CA's volume mounts. Pure: reads RawInputs objects only.
-import type { CaConfig } from '../../../model/ca-config.js';
-import type { ExternalGrpcConfigInput, GrpcSchemaEra } from '../../../model/externalgrpc.js';
-import type { ConfigMap, Container, Deployment } from '../../../model/k8s.js';
-import type { RawInputs } from '../../../model/snapshot.js';
+import type { CaConfig } from '../../model/ca-config.js';
+import type { ExternalGrpcConfigInput, GrpcSchemaEra } from '../../model/externalgrpc.js';
+import type { ConfigMap, Container, Deployment } from '../../model/k8s.js';
+import type { RawInputs } from '../../model/snapshot.js';
 import { LAST_UPDATED_ANNOTATION, NODEGROUP_STATUS_CONFIGMAP, NODEGROUP_STATUS_KEY, scrubExternalGrpcCredentials } from './config.js';
 
 export const PROVIDER_IMAGE_NAME = 'cluster-autoscaler-grpc-cloud-provider';

@@ -1,11 +1,11 @@
 // CA's scratch template for an externalgrpc group: the provider's BuildNodeFromTemplate (node_group.go:1040-1100 @
 // f792442), then CA's SanitizedTemplateNodeInfoFromNodeGroup (simulator/node_info_utils.go): no kube-proxy pod, no
 // resource-tag merge, DaemonSet pods forced.
-import type { GrpcNodeGroupSpec } from '../../../model/externalgrpc.js';
-import type { Node, NodeCondition, Pod } from '../../../model/k8s.js';
-import type { NodeGroup } from '../../../model/node-group.js';
-import { isValidQuantity } from '../../../model/quantity.js';
-import type { ScratchTemplate, TemplateContext } from '../../node-group-provider.js';
+import type { GrpcNodeGroupSpec } from '../../model/externalgrpc.js';
+import type { Node, NodeCondition, Pod } from '../../model/k8s.js';
+import type { NodeGroup } from '../../model/node-group.js';
+import { isValidQuantity } from '../../model/quantity.js';
+import type { ScratchTemplate, TemplateContext } from '../../simulate/node-group-provider.js';
 import {
   daemonSetPodFor,
   daemonSetShouldRun,
@@ -13,7 +13,7 @@ import {
   TEMPLATE_NODE_LABEL,
   templateNodeName,
   templateSuffix,
-} from '../../template-node.js';
+} from '../../simulate/template-node.js';
 
 /** node_group.go:1056-1071: what BuildNodeFromTemplate substitutes when a capacity value does not parse. */
 export const GRPC_CAPACITY_DEFAULTS = {

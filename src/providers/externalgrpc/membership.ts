@@ -1,7 +1,7 @@
 // Node -> group membership as the provider decides it (sunkaimr/cluster-autoscaler-grpc-cloud-provider @ f792442):
 // MatchNodeGroup (nodegroup/node_group.go:523-577) and NodeGroupForNode (wrapper/wrapper.go:77-104).
-import type { GrpcInstance, GrpcNodeGroupSpec } from '../../../model/externalgrpc.js';
-import { type Node, type Taint, taintKey } from '../../../model/k8s.js';
+import type { GrpcInstance, GrpcNodeGroupSpec } from '../../model/externalgrpc.js';
+import { type Node, type Taint, taintKey } from '../../model/k8s.js';
 import { DEFAULT_GROUP_ID } from './config.js';
 
 /** node_group.go:54-65: node-condition and CA taints ignored on both sides of the taint comparison. */

@@ -1,9 +1,9 @@
 // CA's AWS provider's per-group options (GetOptions): ASG tags k8s.io/cluster-autoscaler/node-template/autoscaling-options/*.
-import type { CaConfig } from '../../../model/ca-config.js';
-import { parseGoDuration } from '../../../model/duration.js';
-import type { NodeGroup } from '../../../model/node-group.js';
-import { parseGoBool } from '../../ca-config.js';
-import type { GroupScaleDownOptions } from '../../../model/scale-down.js';
+import type { CaConfig } from '../../model/ca-config.js';
+import { parseGoDuration } from '../../model/duration.js';
+import type { NodeGroup } from '../../model/node-group.js';
+import { parseGoBool } from '../../simulate/ca-config.js';
+import type { GroupScaleDownOptions } from '../../model/scale-down.js';
 
 export const AUTOSCALING_OPTIONS_PREFIX = 'k8s.io/cluster-autoscaler/node-template/autoscaling-options/';
 

@@ -1,10 +1,10 @@
 // The IAM permissions Cluster Autoscaler needs for this setup, the requests to simulate them with (real ASG ARNs,
 // their tags as condition context), and how to read the answers. Pure: the simulation itself happens in src/gather.
-import type { IamEvaluationResult } from '../model/aws.js';
-import type { AsgNodeGroup } from '../model/node-group.js';
-import type { Analysis } from './analysis.js';
+import type { IamEvaluationResult } from '../../model/aws.js';
+import type { AsgNodeGroup } from '../../model/node-group.js';
+import type { Analysis } from '../../simulate/analysis.js';
 import { auditedGroups } from './asg-audit.js';
-import { providerIdToInstance } from './providers/aws/node-groups.js';
+import { providerIdToInstance } from './node-groups.js';
 
 export interface CaIamAction {
   action: string;

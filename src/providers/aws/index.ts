@@ -4,6 +4,7 @@ import { buildNodeGroups } from './node-groups.js';
 import { groupScaleDownOptions } from './options.js';
 import { awsClusterNames, isRelevantAsg } from './relevance.js';
 import { buildScratchTemplate } from './template.js';
+import { asgDeclares, asgLaunchedTypes, asgScaleUpBlockers, asgTags, awsWords } from './words.js';
 import { asgInspectFailures, asgLowerMinSize, asgRaiseMaxSize, asgSetTemplateLabels, asgSetTemplateResource, asgSetTemplateTaint, asgTemplateSourceLabel } from './wording.js';
 
 export { awsClusterNames, isRelevantAsg } from './relevance.js';
@@ -34,4 +35,13 @@ export const awsProvider: NodeGroupProvider = {
   inspectFailures: (group) => asgInspectFailures(group),
   lowerMinSize: (group, minSize) => asgLowerMinSize(group, minSize),
   raiseMaxSize: (group, maxSize) => asgRaiseMaxSize(group, maxSize),
+  words: awsWords,
+  groupKinds: ['autoScalingGroups'],
+  auditCommand: 'asg-audit',
+  // EC2 instance types are suggestions only where CA launches EC2 instances
+  suggestsInstanceTypes: true,
+  scaleUpBlockers: asgScaleUpBlockers,
+  templateDeclares: asgDeclares,
+  groupTags: asgTags,
+  launchedInstanceTypes: asgLaunchedTypes,
 };

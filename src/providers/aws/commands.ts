@@ -1,5 +1,5 @@
 // The aws CLI commands casdoctor prints for an Auto Scaling group (one implementation for checks and the seam).
-import { shellCommand } from '../../../model/shell.js';
+import { shellCommand } from '../../model/shell.js';
 
 // Values the aws CLI's shorthand syntax (Key=Value,Key=Value) takes literally, and `<placeholders>` for the user to
 // fill in; anything else goes as JSON (aws-cli awscli/shorthand.py: `,` `=` quotes and brackets are syntax).

@@ -1,7 +1,7 @@
 // What CA's externalgrpc client makes of the provider's NodeGroupGetOptions answer, per CA minor. The provider
 // (wrapper/wrapper.go:319-354 @ f792442) answers CA's own defaults verbatim when autoscalingOptions is nil (unknown
 // proto fields survive the round trip) and otherwise a new message with fields 1-4 only.
-import type { GrpcNodeGroupSpec, GrpcSchemaEra } from '../../../model/externalgrpc.js';
+import type { GrpcNodeGroupSpec, GrpcSchemaEra } from '../../model/externalgrpc.js';
 
 /** CA minor whose client first reads MaxNodeProvisionTime (field 5) with `.Duration` on a possibly nil pointer
  * (CA commit 6df52ec0a4, externalgrpc_node_group.go 1.29.0:296). */

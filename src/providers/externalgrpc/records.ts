@@ -11,9 +11,9 @@
 // - The scale-up times out at the same bound: ScaleUpTimedOut, the group backed off (5 min, doubling to 30 min).
 // CA 1.27-1.28 read MaxNodeProvisionTime as 0 from this provider (externalgrpc_node_group.go:276-281@1.28.4), so all of
 // this happens about one loop after the records appear.
-import type { CaConfig } from '../../../model/ca-config.js';
-import type { GrpcInstance } from '../../../model/externalgrpc.js';
-import type { NodeGroup } from '../../../model/node-group.js';
+import type { CaConfig } from '../../model/ca-config.js';
+import type { GrpcInstance } from '../../model/externalgrpc.js';
+import type { NodeGroup } from '../../model/node-group.js';
 import { caDefaults, caInstanceView, countedInTargetSize } from './groups.js';
 import { grpcOptionsAsCaSees } from './options.js';
 

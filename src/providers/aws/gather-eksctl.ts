@@ -1,18 +1,18 @@
 // Reads an eksctl ClusterConfig (--eksctl) into declared node groups: what the ASG and, for managed node groups,
 // eks:DescribeNodegroup would tell CA, and what real nodes of each group carry.
 // eksctl: pkg/apis/eksctl.io/v1alpha5 (types.go, defaults.go); docs "Auto Scaling" (propagateASGTags, scaling from 0).
-import { InputError } from '../model/errors.js';
-import { shellCommand } from '../model/shell.js';
-import type { Taint } from '../model/k8s.js';
+import { InputError } from '../../model/errors.js';
+import { shellCommand } from '../../model/shell.js';
+import type { Taint } from '../../model/k8s.js';
 import type {
   DeclaredNodeGroup,
   DeclaredNodeGroups,
   EksctlInstanceSelector,
   EksTaint,
   NotEvaluatedReason,
-} from '../model/preflight.js';
-import { MAX_YAML_ALIASES } from './input-files.js';
-import { parseYamlFile, readFlagFile } from './yaml-file.js';
+} from '../../model/preflight.js';
+import { MAX_YAML_ALIASES } from '../../gather/input-files.js';
+import { parseYamlFile, readFlagFile } from '../../gather/yaml-file.js';
 
 export const LABEL_TAG = 'k8s.io/cluster-autoscaler/node-template/label/';
 export const TAINT_TAG = 'k8s.io/cluster-autoscaler/node-template/taint/';

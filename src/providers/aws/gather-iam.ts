@@ -1,13 +1,13 @@
 // Live IAM: find the principal CA really runs as (IRSA, EKS Pod Identity, or the node's instance role) and ask IAM,
 // with iam:SimulatePrincipalPolicy, whether it may make the calls CA needs: on the real ASG ARNs, with each ASG's
 // tags as condition context. Read-only. Anything that fails becomes a gap, so the IAM checks are skipped, not passed.
-import { LimitExceededError, ResponseTooLargeError } from './errors.js';
-import { awsClientConfig, boundAwsClient, endpointFor, TokenGuard } from './live-aws.js';
-import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
-import type { IamEvaluationResult } from '../model/aws.js';
-import type { Gap, GapReason } from '../model/snapshot.js';
-import type { IamPlan, IamRequest } from '../simulate/iam.js';
-import { toAwsJson } from './live-aws.js';
+import { LimitExceededError, ResponseTooLargeError } from '../../gather/errors.js';
+import { awsClientConfig, boundAwsClient, endpointFor, TokenGuard } from './gather.js';
+import { formatBytes, type LiveLimits, liveLimits } from '../../gather/live-limits.js';
+import type { IamEvaluationResult } from '../../model/aws.js';
+import type { Gap, GapReason } from '../../model/snapshot.js';
+import type { IamPlan, IamRequest } from './iam.js';
+import { toAwsJson } from './gather.js';
 
 export interface LiveIamOptions {
   region: string;

@@ -1,7 +1,7 @@
 // The registry of CA cloud providers casdoctor models: CA's --cloud-provider picks one (providerFor).
-import type { CaConfig } from '../../model/ca-config.js';
-import type { ProviderId } from '../../model/node-group.js';
-import type { RawInputs } from '../../model/snapshot.js';
+import type { CaConfig } from '../model/ca-config.js';
+import type { ProviderId } from '../model/node-group.js';
+import type { DataKind, RawInputs } from '../model/snapshot.js';
 import { awsProvider } from './aws/index.js';
 import { hasExternalGrpcInput } from './externalgrpc/deployment.js';
 import { externalGrpcProvider } from './externalgrpc/index.js';
@@ -26,11 +26,22 @@ function inferredProvider(raw: RawInputs): ProviderId | undefined {
  */
 export function providerFor(ca: CaConfig, raw: RawInputs): NodeGroupProvider {
   const flag = ca.found ? ca.flags.cloudProvider.value : undefined;
-  const id = flag === 'externalgrpc' || flag === 'aws' ? flag : ca.found ? 'aws' : (inferredProvider(raw) ?? 'aws');
+  const id = flag !== undefined && Object.hasOwn(PROVIDERS, flag) ? (flag as ProviderId) : ca.found ? 'aws' : (inferredProvider(raw) ?? 'aws');
   return PROVIDERS[id] ?? awsProvider;
 }
 
 /** Whether casdoctor models CA's --cloud-provider value (any other is simulated as aws, with a note). */
 export function isModelledProvider(ca: CaConfig): boolean {
   return !ca.found || Object.hasOwn(PROVIDERS, ca.flags.cloudProvider.value);
+}
+
+/** The registered provider with this id (a group's `provider`, a check's `meta.providers` entry), if any. */
+export function providerById(id: string): NodeGroupProvider | undefined {
+  return Object.hasOwn(PROVIDERS, id) ? PROVIDERS[id as ProviderId] : undefined;
+}
+
+/** A kind another provider lists its groups from, that this one does not read (ASGs under externalgrpc). */
+export function isOtherProvidersGroupKind(kind: DataKind, provider: NodeGroupProvider): boolean {
+  if (provider.groupKinds.includes(kind)) return false;
+  return Object.values(PROVIDERS).some((p) => p.groupKinds.includes(kind));
 }

@@ -1,11 +1,11 @@
 // How reports speak of an Auto Scaling group and how to change it: the node-template tags CA's AWS provider reads
 // (cloudprovider/aws/aws_manager.go buildNodeFromTemplate) and the aws CLI. The strings are the ones reports printed
 // before the provider seam, byte for byte.
-import type { Taint } from '../../../model/k8s.js';
-import type { NodeGroup } from '../../../model/node-group.js';
-import type { ScratchTemplate } from '../../node-group-provider.js';
+import type { Taint } from '../../model/k8s.js';
+import type { NodeGroup } from '../../model/node-group.js';
+import type { ScratchTemplate } from '../../simulate/node-group-provider.js';
 import type { Remedy, TemplateAspect } from '../types.js';
-import { shellCommand } from '../../../model/shell.js';
+import { shellCommand } from '../../model/shell.js';
 import { asgMaxSizeCommand, asgTagCommand } from './commands.js';
 
 export const NODE_TEMPLATE_TAG = 'k8s.io/cluster-autoscaler/node-template/';

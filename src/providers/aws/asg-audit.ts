@@ -1,20 +1,20 @@
 // asg-audit's derived data: which ASGs are audited, what CA's templates look like next to the real nodes, which
 // workloads depend on the difference. Pure; cached per Analysis.
-import type { NodeGroupReport, TemplateReport } from '../model/asg-audit.js';
-import type { LaunchTemplateSpecification, LaunchTemplateVersion } from '../model/aws.js';
-import { isPendingCandidate, type Node, type PersistentVolume, type Pod, type Taint, taintKey } from '../model/k8s.js';
-import type { AsgNodeGroup, NodeGroup } from '../model/node-group.js';
-import { formatResource } from '../model/quantity.js';
-import type { NodeInfo, Resources } from '../model/scheduling.js';
-import type { Analysis } from './analysis.js';
-import { controllerRef, isDaemonSetPod } from './drainability/pod-util.js';
-import type { InstanceTypeInfo } from './instance-types.js';
-import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
-import { findUntoleratedTaint, tolerationsTolerateTaint } from './predicates/taint-toleration.js';
-import { nodeInfoFor, parseResourceList } from './resources.js';
-import type { ScratchTemplate, TemplateResult } from './node-group-provider.js';
-import { resolveLaunchTemplateVersion } from './providers/aws/template.js';
-import { sanitizeTaints } from './template-node.js';
+import type { NodeGroupReport, TemplateReport } from '../../model/asg-audit.js';
+import type { LaunchTemplateSpecification, LaunchTemplateVersion } from '../../model/aws.js';
+import { isPendingCandidate, type Node, type PersistentVolume, type Pod, type Taint, taintKey } from '../../model/k8s.js';
+import type { AsgNodeGroup, NodeGroup } from '../../model/node-group.js';
+import { formatResource } from '../../model/quantity.js';
+import type { NodeInfo, Resources } from '../../model/scheduling.js';
+import type { Analysis } from '../../simulate/analysis.js';
+import { controllerRef, isDaemonSetPod } from '../../simulate/drainability/pod-util.js';
+import type { InstanceTypeInfo } from '../../simulate/instance-types.js';
+import { podMatchesNodeSelectorAndAffinity } from '../../simulate/predicates/node-affinity.js';
+import { findUntoleratedTaint, tolerationsTolerateTaint } from '../../simulate/predicates/taint-toleration.js';
+import { nodeInfoFor, parseResourceList } from '../../simulate/resources.js';
+import type { ScratchTemplate, TemplateResult } from '../../simulate/node-group-provider.js';
+import { resolveLaunchTemplateVersion } from './template.js';
+import { sanitizeTaints } from '../../simulate/template-node.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scope

@@ -1,7 +1,7 @@
 // The externalgrpc provider's findings (field notes 4a, G1-G11, plus stuck instances) as data; the lead wraps them as
 // checks. Provider: sunkaimr/cluster-autoscaler-grpc-cloud-provider @ f792442; CA: kubernetes/autoscaler tags.
-import type { ExternalGrpcConfig, GrpcInstance, GrpcNodeGroupSpec, GrpcSchemaEra } from '../../../model/externalgrpc.js';
-import type { Node } from '../../../model/k8s.js';
+import type { ExternalGrpcConfig, GrpcInstance, GrpcNodeGroupSpec, GrpcSchemaEra } from '../../model/externalgrpc.js';
+import type { Node } from '../../model/k8s.js';
 import { DEFAULT_GROUP_ID } from './config.js';
 import type { ProviderContext } from '../types.js';
 import { caDefaults, countedInTargetSize, externalGrpcState } from './groups.js';

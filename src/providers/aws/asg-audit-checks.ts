@@ -12,11 +12,11 @@ import {
   scratchOf,
   scratchRelevance,
   workloadName,
-} from '../../simulate/asg-audit.js';
+} from './asg-audit.js';
 import type { ScratchTemplate } from '../../simulate/node-group-provider.js';
-import { awsStructureArg } from './support.js';
+import { awsStructureArg } from '../../checks/lib/support.js';
 
-export { groupSubject, listNames, tagCommand } from './support.js';
+export { groupSubject, listNames, tagCommand } from '../../checks/lib/support.js';
 
 /** The CA Deployment as a finding subject (cluster-wide configuration findings). */
 export function caSubject(a: Analysis): Subject {

@@ -2,7 +2,7 @@
 // --cloud-config for externalgrpc. Pure: text in, data out. The ConfigMap is decoded as yaml.v3 does
 // (node_group.go:1339 readNodeGroupFromConfigMap), the file as viper v1.4.0 + mapstructure do (l.1347-1375).
 import { isAlias, isMap, isScalar, isSeq, Lexer, parseDocument, type Scalar } from 'yaml';
-import { parseGoDuration } from '../../../model/duration.js';
+import { parseGoDuration } from '../../model/duration.js';
 import type {
   AccountsLocation,
   ExternalGrpcCloudConfig,
@@ -15,8 +15,8 @@ import type {
   GrpcInstance,
   GrpcNodeGroupSpec,
   GrpcNodeTemplate,
-} from '../../../model/externalgrpc.js';
-import type { Taint } from '../../../model/k8s.js';
+} from '../../model/externalgrpc.js';
+import type { Taint } from '../../model/k8s.js';
 import { field, isNullNode, parseTree, type TNode } from './yaml-tree.js';
 
 export const NODEGROUP_STATUS_CONFIGMAP = 'nodegroup-status';

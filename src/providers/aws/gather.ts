@@ -11,16 +11,16 @@ import type {
   LaunchTemplateSpecification,
   LaunchTemplateVersion,
   ScalingActivity,
-} from '../model/aws.js';
-import type { Node } from '../model/k8s.js';
-import { shellCommand } from '../model/shell.js';
-import { type DataKind, emptyInputs, type Gap, type GapReason, type RawInputs } from '../model/snapshot.js';
+} from '../../model/aws.js';
+import type { Node } from '../../model/k8s.js';
+import { shellCommand } from '../../model/shell.js';
+import { type DataKind, emptyInputs, type Gap, type GapReason, type RawInputs } from '../../model/snapshot.js';
 import { Transform, type Readable } from 'node:stream';
-import { EnvironmentError, LimitExceededError, ResponseTooLargeError } from './errors.js';
+import { EnvironmentError, LimitExceededError, ResponseTooLargeError } from '../../gather/errors.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { formatBytes, type LiveLimits, liveLimits } from './live-limits.js';
+import { formatBytes, type LiveLimits, liveLimits } from '../../gather/live-limits.js';
 
 export interface AwsGatherOptions {
   region: string;

@@ -2,11 +2,11 @@
 // cloud-provider @ f792442) keeps its groups in memory and rewrites the ConfigMap from memory every 5 s without reading
 // it back (nodegroup/node_group.go:203-204, the ConfigMap watch is commented out); its HTTP API (:8080, server/server.go
 // :114-145) changes sizes, instanceParameter and autoscalingOptions only (NodeGroups.UpdateNodeGroup), never nodeTemplate.
-import type { GrpcNodeGroupSpec } from '../../../model/externalgrpc.js';
-import type { Taint } from '../../../model/k8s.js';
-import type { NodeGroup } from '../../../model/node-group.js';
-import { shellCommand, shellQuote } from '../../../model/shell.js';
-import type { ScratchTemplate } from '../../node-group-provider.js';
+import type { GrpcNodeGroupSpec } from '../../model/externalgrpc.js';
+import type { Taint } from '../../model/k8s.js';
+import type { NodeGroup } from '../../model/node-group.js';
+import { shellCommand, shellQuote } from '../../model/shell.js';
+import type { ScratchTemplate } from '../../simulate/node-group-provider.js';
 import type { ProviderContext, Remedy, TemplateAspect } from '../types.js';
 import { describeSource, NODEGROUP_STATUS_CONFIGMAP } from './config.js';
 import { findProviderDeployment, PROVIDER_IMAGE_NAME } from './deployment.js';

@@ -1,8 +1,8 @@
 // The externalgrpc provider's inputs at the gather edge: a bare nodegroup-config.yaml recognised by content, and every
 // ConfigMap value holding the provider's config scrubbed of credentials before RawInputs keeps it (field notes G8).
-import type { ExternalGrpcConfigInput } from '../model/externalgrpc.js';
-import type { RawInputs } from '../model/snapshot.js';
-import { scrubExternalGrpcCredentials } from '../simulate/providers/externalgrpc/config.js';
+import type { ExternalGrpcConfigInput } from '../../model/externalgrpc.js';
+import type { RawInputs } from '../../model/snapshot.js';
+import { scrubExternalGrpcCredentials } from './config.js';
 
 /** Top-level keys of NodeGroupsConfig (node_group.go:92-95); a Kubernetes manifest has apiVersion/kind instead. */
 const CONFIG_KEY = /^(?:cloudProviderOption|nodeGroups)\s*:/m;

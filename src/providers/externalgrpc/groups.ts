@@ -1,10 +1,10 @@
 // The groups CA sees through the externalgrpc provider (wrapper/wrapper.go NodeGroups/NodeGroupNodes/TargetSize @
 // f792442), the nodes mapped onto them, and what CA sees of each instance.
-import type { CaConfig } from '../../../model/ca-config.js';
-import type { ExternalGrpcConfig, GrpcInstance, GrpcNodeGroupSpec, GrpcSchemaEra } from '../../../model/externalgrpc.js';
-import type { Node } from '../../../model/k8s.js';
-import type { ExternalGrpcNodeGroup, NodeGroup, NodeGroupsResult, NotAutoscaledNode } from '../../../model/node-group.js';
-import type { GroupScaleDownOptions } from '../../../model/scale-down.js';
+import type { CaConfig } from '../../model/ca-config.js';
+import type { ExternalGrpcConfig, GrpcInstance, GrpcNodeGroupSpec, GrpcSchemaEra } from '../../model/externalgrpc.js';
+import type { Node } from '../../model/k8s.js';
+import type { ExternalGrpcNodeGroup, NodeGroup, NodeGroupsResult, NotAutoscaledNode } from '../../model/node-group.js';
+import type { GroupScaleDownOptions } from '../../model/scale-down.js';
 import type { ProviderContext } from '../types.js';
 import { DEFAULT_GROUP_ID, parseExternalGrpcConfig } from './config.js';
 import { externalGrpcConfigInputs, findProviderDeployment, providerSchemaEra } from './deployment.js';

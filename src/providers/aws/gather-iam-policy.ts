@@ -2,11 +2,11 @@
 // That package is AGPL-3.0 while casdoctor is Apache-2.0, so it is an optional peer dependency, loaded only here,
 // lazily; without it the IAM checks are skipped with the command that installs it.
 import { basename } from 'node:path';
-import type { IamEvaluationResult } from '../model/aws.js';
-import { InputError } from '../model/errors.js';
-import type { Gap } from '../model/snapshot.js';
-import type { FailedCondition, IamPlan, StatementNearMiss } from '../simulate/iam.js';
-import { isStackOverflow, readRegularFile, tooDeep } from './input-files.js';
+import type { IamEvaluationResult } from '../../model/aws.js';
+import { InputError } from '../../model/errors.js';
+import type { Gap } from '../../model/snapshot.js';
+import type { FailedCondition, IamPlan, StatementNearMiss } from './iam.js';
+import { isStackOverflow, readRegularFile, tooDeep } from '../../gather/input-files.js';
 
 export const IAM_SIMULATE_PACKAGE = '@cloud-copilot/iam-simulate';
 export const IAM_SIMULATE_VERSION = '0.1.173';

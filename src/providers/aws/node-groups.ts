@@ -1,8 +1,8 @@
 // CA's AWS provider: which ASGs are node groups (discovery by tags or --nodes) and which nodes belong to them.
-import type { AsgInstance, AutoScalingGroup } from '../../../model/aws.js';
-import type { CaConfig } from '../../../model/ca-config.js';
-import type { Node } from '../../../model/k8s.js';
-import type { AsgNodeGroup, NodeGroupsResult, NodeGroupVia, NotAutoscaledNode } from '../../../model/node-group.js';
+import type { AsgInstance, AutoScalingGroup } from '../../model/aws.js';
+import type { CaConfig } from '../../model/ca-config.js';
+import type { Node } from '../../model/k8s.js';
+import type { AsgNodeGroup, NodeGroupsResult, NodeGroupVia, NotAutoscaledNode } from '../../model/node-group.js';
 
 // CA: cloudprovider/aws/aws_cloud_provider.go validAwsRefIdRegex (the placeholder alternative is not anchored at the start).
 const PROVIDER_ID_RE =

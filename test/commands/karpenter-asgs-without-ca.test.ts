@@ -14,7 +14,6 @@ import { scaleDownRound, type ScaleDownBlockersOptions } from '../../src/command
 import { capturingDeps, PIPED_JSON } from './in-process.js';
 import { ROOT } from './run.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 const NOW = '2026-11-24T14:00:00Z';
 const tmp = mkdtempSync(join(tmpdir(), 'casdoctor-asgs-no-ca-'));

@@ -106,6 +106,13 @@ export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, 
           : 'no Auto Scaling groups could be listed',
     );
   }
+  // ASGs beside Karpenter and no CA: they are no CA node groups, and CA's checks would audit a CA that is not there
+  if (isKarpenterOnly(analysis)) {
+    const names = raw.autoScalingGroups.map((g) => g.AutoScalingGroupName).sort();
+    throw new InputError(
+      `${o.from.length ? o.from.join(', ') : 'the cluster'} runs Karpenter and no Cluster Autoscaler (no CA Deployment, no --ca-args, no fresh cluster-autoscaler-status ConfigMap): its ${names.length} Auto Scaling group(s) (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}) are resized by no autoscaler, and asg-audit audits CA's groups. If CA runs outside the cluster, pass its flags with --ca-args "<flags>"; casdoctor why-pending and scale-down-blockers explain Karpenter's decisions`,
+    );
+  }
   analysis.scope = isPendingCandidate;
   if (o.asg && o.asg.length > 0) {
     const unknown = unknownAsgNames(analysis, o.asg);

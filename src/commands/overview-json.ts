@@ -13,7 +13,7 @@ export function overviewJson(d: OverviewData, now: Date): JsonReport {
     findings: d.asg.top,
     skipped: [],
     // a Karpenter-only cluster has no CA to describe (the text overview says the same)
-    clusterAutoscaler: { lines: d.karpenterOnly ? ['none in the input (no CA Deployment, no node group): Karpenter alone adds nodes'] : d.ca },
+    clusterAutoscaler: { lines: d.ca },
     pending: {
       total: d.pending.total,
       noScaleUp: d.pending.noScaleUp,

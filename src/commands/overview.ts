@@ -22,7 +22,7 @@ import {
   karpenterSkip,
 } from '../checks/lib/karpenter.js';
 import { karpenterKeeps } from '../report/karpenter-text.js';
-import { isKarpenterOnly, podRoute } from '../checks/lib/route.js';
+import { isKarpenterOnly, noCaOverviewLine, podRoute } from '../checks/lib/route.js';
 import type { PodVerdict } from '../model/why-pending.js';
 import { stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
 import { gatherIam } from './asg-audit.js';
@@ -158,7 +158,8 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
 
   const data: OverviewData = {
     now,
-    ca: caLines,
+    // a Karpenter-only cluster has no CA to describe: one line says so, and names the groups nothing resizes
+    ca: karpenterOnly ? [noCaOverviewLine(a)] : caLines,
     pending: {
       total: pods.length,
       noScaleUp: v('no-scale-up'),
@@ -232,8 +233,7 @@ export function renderOverview(d: OverviewData, s: Style = PLAIN): string {
   // a Karpenter-only cluster is a Karpenter cluster: no CA section, no ASGs or IAM to ask for
   const lines = [s.bold(d.karpenterOnly ? 'casdoctor · Karpenter overview' : 'casdoctor · Cluster Autoscaler overview'), ''];
   // every line below mixes casdoctor's words with foreign names, flags, tags and status text: made safe before styling
-  if (d.karpenterOnly) lines.push(s.bold('Cluster Autoscaler'), '  none in the input (no CA Deployment, no node group): Karpenter alone adds nodes', '');
-  else lines.push(s.bold('Cluster Autoscaler'), ...d.ca.map((l) => `  ${t(l)}`), '');
+  lines.push(s.bold('Cluster Autoscaler'), ...d.ca.map((l) => `  ${t(l)}`), '');
   const p = d.pending;
   lines.push(
     s.bold('Pending pods'),

@@ -2,6 +2,7 @@ import { safeText } from '../report/sanitize.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { runChecks } from '../checks/lib/engine.js';
+import { applyFixRule } from '../checks/lib/fix-safety.js';
 import { CHECKS } from '../checks/index.js';
 import { preflightCheckKinds } from '../checks/lib/preflight.js';
 import { applyConfig, loadCasdoctorConfig } from '../config/casdoctor-config.js';
@@ -179,7 +180,8 @@ export async function runPreflight(o: PreflightCommandOptions, deps: Deps): Prom
     run.findings = run.findings.filter(
       (f) => !(f.checkId === 'workload-unplaceable' && karpenter.servedByKarpenter.has(objectKey(f.subject.kind, f.subject.namespace, f.subject.name))),
     );
-    run.findings.push(...karpenter.findings);
+    // the fix rule passes on these too (the engine applied it to the checks' findings)
+    run.findings.push(...karpenter.findings.map((f) => applyFixRule(analysis, f)));
     run.skipped.push(...karpenter.skipped);
   }
 

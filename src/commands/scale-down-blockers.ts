@@ -209,6 +209,8 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   const caHealth = caHealthFrom(findings);
   // a Karpenter-only cluster: Karpenter's section is the report (CA's checks did not run: engine.ts)
   const karpenterOnly = isKarpenterOnly(analysis);
+  // no CA, no CA cooldown (a scale-up event of a CA that is gone must not read as one now)
+  const cooldowns = karpenterOnly ? [] : sd.cooldowns;
   const logIndex = analysis.caLogIndex;
   // CA's own word per node beside casdoctor's verdict (a copy: the analysis is memoized)
   const nodeReports = sd.inScope.map((n) => {
@@ -235,7 +237,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
         summary: sd.summary,
         notes: sd.notes,
         nodes: nodeReports,
-        cooldowns: sd.cooldowns.map((c) => ({
+        cooldowns: cooldowns.map((c) => ({
           cause: c.cause,
           at: c.at.toISOString(),
           flag: c.flag,
@@ -267,7 +269,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           nodes: nodeReports,
           ...(karpenterOnly ? { karpenterOnly } : {}),
           caMinor: ca.version.minor,
-          cooldowns: sd.cooldowns.map(
+          cooldowns: cooldowns.map(
             (c) =>
               `${c.group ? `node group ${c.group}: ` : ''}${c.flag} after the ${c.cause.replaceAll('-', ' ')} at ${c.at.toISOString()} (${Math.ceil(c.leftMs / 60_000)}m left)`,
           ),

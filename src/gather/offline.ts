@@ -130,7 +130,8 @@ export async function loadOffline(paths: string[], options: LoadOptions = {}): P
   const partial = partialPods(inputs);
   if (partial) inputs.podsPartial = partial;
   // pods without the nodes they run on: a dump of part of the cluster, said once (the checks that need nodes skip)
-  if (inputs.provided.has('pods') && !inputs.provided.has('nodes'))
+  if (partial?.podsOnly) inputs.warnings.push(partial.detail);
+  else if (inputs.provided.has('pods') && !inputs.provided.has('nodes'))
     inputs.warnings.push(
       'no Nodes in the input: whether a Pending pod fits an existing node, and scale-down, are not evaluated (add `kubectl get nodes -o json`)',
     );

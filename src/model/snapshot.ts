@@ -128,7 +128,7 @@ export interface RawInputs {
    * Why the pods of a --from input are only part of the cluster's (simulate/partial-input.ts), set by the loader; a live
    * gathering lists every namespace's pods.
    */
-  podsPartial?: { detail: string; missingNamespaces: string[]; oneByOne: boolean };
+  podsPartial?: { detail: string; missingNamespaces: string[]; oneByOne: boolean; podsOnly?: string[] };
 }
 
 export type DataKind = Exclude<

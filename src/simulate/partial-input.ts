@@ -10,7 +10,15 @@ export interface PartialPods {
   missingNamespaces: string[];
   /** The pods came one by one (`kubectl get pod NAME -o json`), so any namespace may be missing pods. */
   oneByOne: boolean;
+  /**
+   * The input is pods and nothing else (`kubectl get pods -n web -o json` alone): the namespaces it holds pods of; any
+   * other namespace may have pods the input does not show.
+   */
+  podsOnly?: string[];
 }
+
+/** Lists of the cluster around its pods: an input with none of them is pods alone. */
+const CLUSTER_KINDS = ['nodes', 'deployments', 'replicaSets', 'statefulSets', 'daemonSets', 'jobs', 'configMaps', 'events', 'nodePools', 'autoScalingGroups'] as const;
 
 const ALL_PODS = 'kubectl get pods -A -o json';
 
@@ -30,6 +38,16 @@ export function partialPods(raw: RawInputs): PartialPods | undefined {
   }
   const withPods = new Set(raw.pods.map((p) => p.metadata.namespace ?? 'default'));
   if (withPods.size === 0) return undefined;
+  if (!CLUSTER_KINDS.some((k) => raw.provided.has(k))) {
+    const held = [...withPods].sort();
+    const ns = held.length === 1 ? held[0] : 'NAMESPACE';
+    return {
+      detail: `the input is pods alone (${raw.pods.length} pod(s) of namespace${held.length === 1 ? '' : 's'} ${held.slice(0, 5).join(', ')}${held.length > 5 ? ` and ${held.length - 5} more` : ''}, as \`kubectl get pods -n ${ns} -o json\` prints), without the cluster around them: whether they fit a node and what CA does for them are not evaluated. Add \`${ALL_PODS}\`, \`kubectl get nodes -o json\`, the workloads and CA's Deployment (\`casdoctor snapshot\` writes them all)`,
+      missingNamespaces: [],
+      oneByOne: false,
+      podsOnly: held,
+    };
+  }
   const missing = new Set<string>();
   const runs = (o: { metadata: { namespace?: string } }) => {
     const ns = o.metadata.namespace ?? 'default';
@@ -49,7 +67,7 @@ export function partialPods(raw: RawInputs): PartialPods | undefined {
 
 /** Does the input hold pods of this namespace only partly (or maybe not at all)? */
 export function podsMissingIn(p: PartialPods | undefined, namespace: string): boolean {
-  return p !== undefined && (p.oneByOne || p.missingNamespaces.includes(namespace));
+  return p !== undefined && (p.oneByOne || p.missingNamespaces.includes(namespace) || (p.podsOnly !== undefined && !p.podsOnly.includes(namespace)));
 }
 
 /**

@@ -50,6 +50,7 @@ import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js
 import { findUntoleratedTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
 import { buildClusterView, formatFitError, runFilters } from './scheduler.js';
+import { type EarlierRemoval, noPlaceRace } from './scale-down-race.js';
 import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.js';
 import { calculateUtilization, nodeGpuResource } from './utilization.js';
 
@@ -891,6 +892,9 @@ function compute(a: Analysis): ScaleDownAnalysis {
   }
 
   // --- stage 4: removal simulation for the candidates, in order, persisting successful ones
+  const before = { infos: [...state.infos], destinations: new Set(state.destinations) }; // for the races (scale-down-race.ts)
+  const earlier: EarlierRemoval[] = [];
+  const races: Array<[node: string, line: string]> = [];
   for (const w of work) {
     const { name } = w.entry;
     const candidate = w.reason === undefined;
@@ -952,8 +956,17 @@ function compute(a: Analysis): ScaleDownAnalysis {
         ...(from ? { movedFrom: from } : {}),
         message: placed.message,
       };
+      const race = noPlaceRace(name, earlier, (gone) => {
+        const infos = [...before.infos];
+        const s = { ...state, infos, view: withInfos(state.view, infos), destinations: new Set([...before.destinations].filter((d) => !gone.has(d))), lastIndex: 0 };
+        const own = new Set(at === undefined ? [] : before.infos[at].pods); // not pods earlier simulations moved here
+        const p = tryPlace(a, { ...s, room: buildRoomIndex(s) }, name, toMove.filter((x) => own.has(x)), { explain: false });
+        return p.ok ? p.moves.map((m) => m.destination) : undefined;
+      });
+      if (race) races.push([name, race.here], ...race.others);
       continue;
     }
+    earlier.push({ name, movedTo: placed.moves.map((m) => m.destination), empty: toMove.length === 0 });
     removeDestination(state, name);
     if (!pdbTracker.canRemoveInParallel(toMove))
       report.notes.push('PDBs do not allow evicting all its pods at once: CA marks it risky and deletes it last');
@@ -965,6 +978,10 @@ function compute(a: Analysis): ScaleDownAnalysis {
   // the other side of each PDB race (core/scaledown/pdb/basic.go RemainingPdbTracker, planner order): the node whose
   // simulation spent the budget first is removable only in this order, so it carries the statement too
   const byName = new Map(work.map((w) => [w.entry.name, w]));
+  for (const [node, line] of races) {
+    const r = byName.get(node)?.entry.report;
+    if (r && !(r.caMayDecideEither ?? []).includes(line)) r.caMayDecideEither = [...(r.caMayDecideEither ?? []), line];
+  }
   for (const w of work) {
     const first = w.entry.blockers[0];
     if (!w.entry.simulated || first?.reason !== 'NotEnoughPdb') continue;

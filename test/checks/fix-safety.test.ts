@@ -3,7 +3,10 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/checks/lib/engine.js';
-import { fixViolations, resourceEvidence, systemLabelOwner, templateTagEdits } from '../../src/checks/lib/fix-safety.js';
+import { defineCheck } from '../../src/checks/define-check.js';
+import { tagCommand } from '../../src/checks/lib/support.js';
+import { remedyText } from '../../src/simulate/providers/types.js';
+import { applyFixRule, fixViolations, resourceEvidence, systemLabelOwner, templateTagEdits } from '../../src/checks/lib/fix-safety.js';
 import { CHECKS } from '../../src/checks/index.js';
 import type { CommandName } from '../../src/checks/define-check.js';
 import type { Finding } from '../../src/model/findings.js';
@@ -39,7 +42,11 @@ function run(raw: RawInputs, now: string): { analysis: Analysis; findings: Findi
 
 function violations(raw: RawInputs, now: string): string[] {
   const { analysis, findings } = run(raw, now);
-  return findings.flatMap((f) => fixViolations(analysis, f).map((v) => `${f.checkId} ${f.subject.name}: ${v}`));
+  // the engine withholds a fix that breaks the rule: a check that printed one shows here as a withheld fix
+  return findings.flatMap((f) => [
+    ...fixViolations(analysis, f).map((v) => `${f.checkId} ${f.subject.name}: ${v}`),
+    ...(f.remediation?.startsWith('casdoctor withheld') ? [`${f.checkId} ${f.subject.name}: the engine withheld its fix`] : []),
+  ]);
 }
 
 /** A Pending pod of Deployment web/pick (its ReplicaSet need not exist: the checks read the pod). */
@@ -166,5 +173,67 @@ describe('the fix rule', () => {
     );
     // demo-stateful spans us-east-1a..c: CA's template is in the first, so it fails the selector, yet its nodes can be in 1c
     expect(f?.remediation ?? '').toMatch(/Node groups where topology\.kubernetes\.io\/zone=us-east-1c is true of some nodes: demo-stateful;.*an ASG in us-east-1c only/);
+  });
+});
+
+describe('the fix rule in the engine', () => {
+  /** A check that prints the fixes it is given, as a careless check would: the engine must hold each to the rule. */
+  function planted(fixes: Array<{ group: string; remediation: string }>) {
+    return defineCheck({
+      meta: {
+        id: 'planted-fix',
+        title: 'a check that prints what it is given',
+        summary: 's',
+        severity: 'warning',
+        commands: ['asg-audit', 'preflight'],
+        requires: [],
+        messages: { m: 'Node group {group} needs a fix.' },
+      },
+      run(ctx) {
+        for (const f of fixes)
+          ctx.report({ messageId: 'm', data: { group: f.group }, subject: { kind: 'AutoScalingGroup', name: f.group }, nodeGroup: f.group, evidence: [], remediation: f.remediation });
+      },
+    });
+  }
+  const demo = () => new Analysis(raws.get('demo')!, { now: new Date('2026-11-21T10:00:00Z'), staticInstanceTypes: STATIC_TYPES });
+
+  it('withholds a zone label tag and names the groups where the zone is true instead', () => {
+    const zoneTag = `Tag the group:\n  ${tagCommand('demo-gpu', 'k8s.io/cluster-autoscaler/node-template/label/topology.kubernetes.io/zone', 'us-east-1c')}`;
+    const a = demo();
+    for (const command of ['asg-audit', 'preflight'] as const) {
+      const [f] = runChecks([planted([{ group: 'demo-gpu', remediation: zoneTag }])], a, command).findings;
+      expect(f.remediation).toMatch(/^casdoctor withheld the fix this check printed: .*label topology\.kubernetes\.io\/zone=us-east-1c on demo-gpu: topology\.kubernetes\.io\/zone is set by the cloud provider/);
+      expect(f.remediation).toContain('Node groups where topology.kubernetes.io/zone=us-east-1c is true of some nodes: demo-stateful');
+      expect(f.remediation).not.toContain('create-or-update-tags');
+      expect(fixViolations(a, f)).toEqual([]);
+    }
+  });
+
+  it('withholds a GPU tag for an instance type without GPUs, and keeps it for one that has them', () => {
+    const gpu = (group: string) => `Tag the group:\n  ${tagCommand(group, 'k8s.io/cluster-autoscaler/node-template/resources/nvidia.com/gpu', '1')}`;
+    const findings = runChecks([planted([{ group: 'demo-databases', remediation: gpu('demo-databases') }, { group: 'demo-gpu', remediation: gpu('demo-gpu') }])], demo(), 'asg-audit').findings;
+    const byGroup = new Map(findings.map((f) => [f.nodeGroup, f.remediation]));
+    expect(byGroup.get('demo-databases')).toMatch(/^casdoctor withheld .*r5\.2xlarge has no nvidia\.com\/gpu.*\nA nvidia\.com\/gpu template entry on demo-databases would make CA launch its nodes for pods they cannot hold/s);
+    expect(byGroup.get('demo-gpu')).toBe(gpu('demo-gpu'));
+  });
+
+  it("keeps a tag for a group whose template is a real node, and adds that CA ignores it while the group has a Ready node", () => {
+    const a = demo();
+    const taint = `Tag the group:\n  ${tagCommand('demo-general', 'k8s.io/cluster-autoscaler/node-template/taint/dedicated', 'web:NoSchedule')}`;
+    const [f] = runChecks([planted([{ group: 'demo-general', remediation: taint }])], a, 'asg-audit').findings;
+    const node = a.template(a.nodeGroups.find((g) => g.name === 'demo-general')!).fromNode!;
+    expect(f.remediation).toBe(`${taint}\nCA builds demo-general's template from its node ${node}, so it ignores the tag while the group has a Ready node, and after the group reaches zero until CA restarts (it keeps the last node's copy).`);
+    expect(fixViolations(a, f)).toEqual([]);
+  });
+
+  it("reads externalgrpc's nodeTemplate edits too: a zone label there is withheld", () => {
+    const a = new Analysis(raws.get('externalgrpc')!, { now: new Date('2026-11-21T10:00:00Z'), staticInstanceTypes: STATIC_TYPES });
+    const gpu = a.nodeGroups.find((g) => g.name === 'gpu')!;
+    const remedy = remedyText(a.provider.setTemplateLabels([{ group: gpu, key: 'topology.kubernetes.io/zone', value: 'ap-guangzhou-7' }], a.providerContext));
+    expect(remedy).toContain('nodeTemplate.labels: "topology.kubernetes.io/zone": "ap-guangzhou-7"');
+    const f = applyFixRule(a, { checkId: 'x', severity: 'warning', subject: { kind: 'NodeGroup', name: 'gpu' }, message: 'm', evidence: [], docsUrl: '', remediation: remedy });
+    expect(f.remediation).toMatch(/^casdoctor withheld .*label topology\.kubernetes\.io\/zone=ap-guangzhou-7 on gpu/);
+    const custom = remedyText(a.provider.setTemplateLabels([{ group: gpu, key: 'workload', value: 'inference' }], a.providerContext));
+    expect(applyFixRule(a, { ...f, remediation: custom }).remediation).toBe(custom);
   });
 });

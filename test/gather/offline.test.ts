@@ -117,8 +117,8 @@ items:
     ]);
     expect(r.warnings).toEqual([
       expect.stringContaining('x.json: no Kubernetes object or AWS output casdoctor recognises'),
-      // pods without their nodes: said once, as a partial dump
-      'no Nodes in the input: whether a Pending pod fits an existing node, and scale-down, are not evaluated (add `kubectl get nodes -o json`)',
+      // pods alone: said once, as a partial dump, with what to add
+      expect.stringMatching(/^the input is pods alone \(1 pod\(s\) of namespace .*Add `kubectl get pods -A -o json`, `kubectl get nodes -o json`/),
     ]);
     expect(r.pods).toHaveLength(1);
   });

@@ -53,7 +53,7 @@ describe('the offline loader fits dumps to the API types', () => {
       // in the order the fields appear in the file
       `${join(dir, 'pods.json')}: 4 value(s) of the wrong type ignored (Pod web/api-1: spec.containers[0].resources.requests.memory: expected a quantity, got a list; Pod web/api-1: spec.containers[1]: expected an object, got null; Pod web/api-1: spec.tolerations: expected a list, got number; ...)`,
       // a dump of pods alone says what it cannot tell (the loader's partial-input rule), after the file's own warning
-      'no Nodes in the input: whether a Pending pod fits an existing node, and scale-down, are not evaluated (add `kubectl get nodes -o json`)',
+      "the input is pods alone (1 pod(s) of namespace web, as `kubectl get pods -n web -o json` prints), without the cluster around them: whether they fit a node and what CA does for them are not evaluated. Add `kubectl get pods -A -o json`, `kubectl get nodes -o json`, the workloads and CA's Deployment (`casdoctor snapshot` writes them all)",
     ]);
   });
 

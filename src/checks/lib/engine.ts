@@ -2,6 +2,7 @@ import { compareFindings, type Finding, type Skipped } from '../../model/finding
 import type { Analysis, PodScope } from '../../simulate/analysis.js';
 import { type Check, checkAutoscalerKey, type CheckMeta, type CommandName, type FindingInput, providerNotApplicable, toFinding } from '../define-check.js';
 import { checkIsAboutPod, isKarpenterOnly } from './route.js';
+import { applyFixRule } from './fix-safety.js';
 import { karpenterOf } from '../../simulate/providers/karpenter/inputs.js';
 
 export interface CheckRun {
@@ -12,7 +13,8 @@ export interface CheckRun {
 /**
  * Runs the checks that belong to a command. A check whose required data is missing is skipped with the reason
  * (never silently passed); a check about another cloud provider than CA's does not run for this cluster.
- * Findings come out sorted by severity, check id, subject.
+ * Every finding's fix passes the fix rule (fix-safety.ts applyFixRule). Findings come out sorted by severity, check
+ * id, subject.
  */
 export function runChecks(checks: readonly Check[], analysis: Analysis, command: CommandName): CheckRun {
   const findings: Finding[] = [];
@@ -43,7 +45,8 @@ export function runChecks(checks: readonly Check[], analysis: Analysis, command:
       check.run({
         analysis,
         command,
-        report: (input: FindingInput<string>) => findings.push(toFinding(check.meta, input)),
+        // the fix rule, here where every finding is collected: a check cannot print a fix that could make things worse
+        report: (input: FindingInput<string>) => findings.push(applyFixRule(analysis, toFinding(check.meta, input))),
         skip: (reason: string, detail: string) => skipped.push({ checkId: check.meta.id, reason, detail }),
       });
     } finally {

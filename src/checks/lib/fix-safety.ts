@@ -162,24 +162,86 @@ export function templateTagEdits(text: string): TemplateTagEdit[] {
   const re = /ResourceId=([^,\s']+),ResourceType=auto-scaling-group,Key=k8s\.io\/cluster-autoscaler\/node-template\/(label|taint|resources)\/([^,\s']+),Value=([^,\s']*)/g;
   for (let m = re.exec(text); m; m = re.exec(text))
     out.push({ group: m[1], kind: m[2] as TemplateTagEdit['kind'], key: m[3], value: m[4] });
+  // externalgrpc: the nodeTemplate edit lines of a remedy (providers/externalgrpc/wording.ts templateEdit), e.g.
+  //   #   group 'web pool': nodeTemplate.labels: "topology.kubernetes.io/zone": "eu-west-1a"
+  const grpc = /^[ \t]*#\s+group ('(?:[^']|'\\'')*'|\S+): nodeTemplate\.(labels|capacity): ("(?:[^"\\]|\\.)*"): ("(?:[^"\\]|\\.)*")$/gm;
+  for (let m = grpc.exec(text); m; m = grpc.exec(text)) {
+    const group = m[1].startsWith("'") ? m[1].slice(1, -1).replace(/'\\''/g, "'") : m[1];
+    const kind = m[2] === 'labels' ? 'label' : 'resources';
+    try {
+      out.push({ group, kind, key: JSON.parse(m[3]) as string, value: JSON.parse(m[4]) as string });
+    } catch {
+      // not a line the provider's wording writes: nothing this rule reads
+    }
+  }
+  return out;
+}
+
+/** One way a printed fix breaks the rule: which rule, the edit, and the reason in a sentence. */
+export interface FixBreach {
+  rule: 1 | 2 | 3;
+  edit: TemplateTagEdit;
+  why: string;
+}
+
+/** How the finding's printed fix breaks the rule, edit by edit (empty when it passes). */
+export function fixBreaches(a: Analysis, f: Finding): FixBreach[] {
+  const text = f.remediation ?? '';
+  const out: FixBreach[] = [];
+  for (const e of templateTagEdits(text)) {
+    const g = a.nodeGroups.find((x) => x.name === e.group);
+    const owner = e.kind === 'label' ? systemLabelOwner(e.key) : undefined;
+    if (owner) out.push({ rule: 1, edit: e, why: `${e.key} is set by ${owner}` });
+    if (!g) continue;
+    if (e.kind === 'resources' && Number.parseFloat(e.value) > 0) {
+      const ev = resourceEvidence(a, g, e.key);
+      if (!ev.ok) out.push({ rule: 3, edit: e, why: ev.why });
+    }
+    if (a.template(g).source === 'node' && !REAL_NODE_CAVEAT.test(`${f.message}\n${text}`))
+      out.push({ rule: 2, edit: e, why: "the group's template is a real node and the fix does not say CA ignores the tag" });
+  }
   return out;
 }
 
 /** How the finding's printed fix breaks the rule (empty when it passes). */
 export function fixViolations(a: Analysis, f: Finding): string[] {
-  const text = f.remediation ?? '';
-  const out: string[] = [];
-  for (const e of templateTagEdits(text)) {
-    const g = a.nodeGroups.find((x) => x.name === e.group);
-    const tag = `${TEMPLATE_TAG}${e.kind}/${e.key}=${e.value} on ${e.group}`;
-    if (e.kind === 'label' && systemLabelOwner(e.key)) out.push(`${tag}: ${e.key} is set by ${systemLabelOwner(e.key)}`);
-    if (!g) continue;
-    if (e.kind === 'resources' && Number.parseFloat(e.value) > 0) {
-      const ev = resourceEvidence(a, g, e.key);
-      if (!ev.ok) out.push(`${tag}: ${ev.why}`);
-    }
-    if (a.template(g).source === 'node' && !REAL_NODE_CAVEAT.test(`${f.message}\n${text}`))
-      out.push(`${tag}: the group's template is a real node and the fix does not say CA ignores the tag`);
+  return fixBreaches(a, f).map((b) => `${TEMPLATE_TAG}${b.edit.kind}/${b.edit.key}=${b.edit.value} on ${b.edit.group}: ${b.why}`);
+}
+
+/**
+ * The rule enforced (the check engine and preflight call it on every finding they collect, so no check can bypass it):
+ * a fix that breaks rule 1 or 3 is withheld and replaced by the rule's explanation, with what to do instead; one that
+ * only lacks rule 2's caveat keeps its commands and gains the caveat. A finding whose fix passes comes back unchanged.
+ */
+export function applyFixRule(a: Analysis, f: Finding): Finding {
+  const breaches = fixBreaches(a, f);
+  if (breaches.length === 0) return f;
+  const harmful = breaches.filter((b) => b.rule !== 2);
+  if (harmful.length === 0) {
+    const groups = [...new Set(breaches.map((b) => b.edit.group))].flatMap((name) => {
+      const g = a.nodeGroups.find((x) => x.name === name);
+      const node = g ? a.template(g).fromNode : undefined;
+      return node ? [{ group: name, node }] : [];
+    });
+    return groups.length === 0 ? f : { ...f, remediation: `${f.remediation ?? ''}\n${realNodeTemplateCaveat(groups, a.provider.templateLabelEdit)}` };
   }
-  return out;
+  const seen = new Set<string>();
+  const instead: string[] = [];
+  for (const b of harmful) {
+    const key = `${b.rule} ${b.edit.kind} ${b.edit.key}=${b.edit.value}${b.rule === 3 ? ` ${b.edit.group}` : ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    instead.push(
+      b.rule === 1
+        ? systemLabelAdvice(a, b.edit.key, b.edit.value)
+        : `A ${b.edit.key} template entry on ${b.edit.group} would make CA launch its nodes for pods they cannot hold (${b.why}), and scale it again while they stay Pending: give the pod a group whose instance type has ${b.edit.key}.`,
+    );
+  }
+  return {
+    ...f,
+    remediation: [
+      `casdoctor withheld the fix this check printed: it edits a node-group template in a way that could make things worse (${harmful.map((b) => `${b.edit.kind} ${b.edit.key}=${b.edit.value} on ${b.edit.group}: ${b.why}`).join('; ')}).`,
+      ...instead,
+    ].join('\n'),
+  };
 }

@@ -27,11 +27,16 @@ export function autoscalersInInput(a: Analysis): AutoscalersInInput {
 }
 
 /**
- * A Karpenter cluster without Cluster Autoscaler: Karpenter in the input, no CA Deployment and no CA node group (the
- * rule preflight uses). CA's checks are not part of its reports: nothing to install, no ASGs to ask for.
+ * A Karpenter cluster without Cluster Autoscaler: Karpenter in the input and no trace of CA running — no CA Deployment,
+ * no --ca-args (CA outside the cluster), no fresh status ConfigMap (CA in a namespace the dump left out). Its Auto
+ * Scaling groups, if any, are then no CA node groups: nothing autoscales them. CA's checks are not part of its reports:
+ * nothing to install, no ASGs to ask for, no flags to add.
  */
 export function isKarpenterOnly(a: Analysis): boolean {
-  return karpenterOf(a).present && !a.ca.found && a.nodeGroups.length === 0;
+  if (!karpenterOf(a).present || a.ca.found) return false;
+  if (Object.values(a.ca.flags).some((f) => f.origin === 'override')) return false;
+  const status = a.caStatus;
+  return !(status && !status.stale && !status.unreadable);
 }
 
 // pools Karpenter drops before scheduling: a decided "no", not a "could not evaluate"
@@ -121,8 +126,21 @@ export function checkIsAboutPod(a: Analysis, pod: Pod, autoscaler: AutoscalerKey
   return podAudience(a, pod).includes(autoscaler);
 }
 
+/** What a Karpenter-only cluster has instead of CA, in a parenthesis: no Deployment, and the groups nothing resizes. */
+function noCaParenthesis(a: Analysis, names: boolean): string {
+  const groups = a.nodeGroups.map((g) => g.name).sort();
+  if (groups.length === 0) return 'no CA Deployment, no node group';
+  const list = names ? `: ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? `, and ${groups.length - 5} more` : ''}` : '';
+  return `no CA Deployment; ${groups.length} ${a.provider.id === 'aws' ? 'Auto Scaling group(s)' : 'node group(s)'} that no autoscaler resizes${list}`;
+}
+
 /** A report header's first fact on a Karpenter-only cluster: Karpenter and its version, instead of CA's defaults. */
 export function karpenterHeaderText(a: Analysis): string {
   const version = karpenterOf(a).settings?.version;
-  return `Karpenter${version ? ` ${version}` : ''} · no Cluster Autoscaler in the input (no CA Deployment, no node group)`;
+  return `Karpenter${version ? ` ${version}` : ''} · no Cluster Autoscaler in the input (${noCaParenthesis(a, false)})`;
+}
+
+/** The overview's Cluster Autoscaler line on a Karpenter-only cluster. */
+export function noCaOverviewLine(a: Analysis): string {
+  return `none in the input (${noCaParenthesis(a, true)}): Karpenter alone adds nodes`;
 }

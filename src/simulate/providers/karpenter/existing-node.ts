@@ -3,10 +3,11 @@ import type { Pod, Taint } from '../../../model/k8s.js';
 import { NODEPOOL_LABEL } from '../../../model/karpenter.js';
 import type { Resources } from '../../../model/scheduling.js';
 import { parseResourceList } from '../../resources.js';
-import { type KRequirements, addRequirement, compatible, labelRequirements, podRequirements, requirementsFrom } from './requirements.js';
+import { type KRequirements, addRequirement, compatible, copyRequirements, labelRequirements, newRequirement, podRequirements, requirementsFrom } from './requirements.js';
 import { type KarpenterPlacementContext, REGISTRATION_TTL_MS } from './placement-types.js';
 import { cond, fitsResources, karpenterRequests, untoleratedTaints } from './util.js';
-import type { ExistingCapacity, PassState } from './state.js';
+import type { ExistingCapacity, PassState, TopologyRun } from './state.js';
+import { addTopologyRequirements, recordTopology } from './topology.js';
 
 // taints a node carries while it starts, which Karpenter ignores on uninitialized capacity (statenode.go Taints)
 const EPHEMERAL_TAINTS = new Set(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.cloudprovider.kubernetes.io/uninitialized']);
@@ -66,6 +67,8 @@ export function existingCapacity(ctx: KarpenterPlacementContext, ds: Array<{ nam
     if (Object.keys(alloc).length === 0) continue;
     const reqs = requirementsFrom(nc.spec?.requirements ?? []);
     for (const r of labelRequirements(nc.metadata.labels).values()) addRequirement(reqs, r);
+    // existingnode.go NewExistingNode: hostname In [HostName()], the NodeClaim's name while it has no node
+    if (!reqs.has('kubernetes.io/hostname')) addRequirement(reqs, newRequirement('kubernetes.io/hostname', 'In', [nc.metadata.name ?? '']));
     const taints = nc.spec?.taints ?? [];
     const remaining = sub(alloc, daemonRequests(taints, reqs, new Set()));
     const name = nc.metadata.name ?? '';
@@ -83,14 +86,24 @@ export function existingCapacity(ctx: KarpenterPlacementContext, ds: Array<{ nam
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export function tryExisting(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Resources): ExistingCapacity | undefined {
+export function tryExisting(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Resources, topo?: TopologyRun): ExistingCapacity | undefined {
   for (const e of state.existing) {
     if (untoleratedTaints(e.taints, pod.spec.tolerations, false).length > 0) continue;
     if (!fitsResources(podReqs, e.remaining)) continue;
     // existingnode.go CanAdd: Compatible without AllowUndefinedWellKnownLabels
     if (compatible(e.reqs, reqs, new Set()) !== undefined) continue;
+    const nodeReqs = copyRequirements(e.reqs);
+    for (const r of reqs.values()) addRequirement(nodeReqs, r);
+    let finalReqs = nodeReqs;
+    if (topo) {
+      // existingnode.go CanAdd: topology.AddRequirements on the node's requirements, then Record on Add
+      const a = addTopologyRequirements(topo.t, topo.pod, topo.owner, e.taints, topo.strict, nodeReqs, true);
+      if (!a.reqs || compatible(nodeReqs, a.reqs, new Set()) !== undefined) continue;
+      finalReqs = a.reqs;
+      recordTopology(topo.t, topo.pod, topo.owner, e.taints, finalReqs, true);
+    }
     for (const [k, v] of Object.entries(podReqs)) e.remaining[k] = (e.remaining[k] ?? 0) - v;
-    for (const r of reqs.values()) addRequirement(e.reqs, r);
+    e.reqs = finalReqs;
     return e;
   }
   return undefined;

@@ -5,13 +5,14 @@ import { formatResource } from '../../../model/quantity.js';
 import type { Resources } from '../../../model/scheduling.js';
 import { parseResourceList } from '../../resources.js';
 import type { KarpenterInstanceType } from './instance-types.js';
-import { type KRequirements, addRequirement, compatible, copyRequirements, describeAllowed } from './requirements.js';
+import { type KRequirements, addRequirement, compatible, copyRequirements, describeAllowed, newRequirement } from './requirements.js';
 import { karpenterHas } from './versions.js';
 import type { PlacementStage, PoolPlacement } from './placement-types.js';
 import { examples, karpenterRequests, prettyTaint, resourcesString, sortTypes, taintError, toResourceMap, untoleratedTaints } from './util.js';
 import { daemonCompatible } from './daemonsets.js';
 import { hostPortClash } from './host-ports.js';
-import type { PoolModel } from './state.js';
+import type { PoolModel, TopologyRun } from './state.js';
+import { addTopologyRequirements } from './topology.js';
 import { amiLaunchError, filterInstanceTypes } from './nodeclaim.js';
 
 /**
@@ -60,6 +61,7 @@ export function evaluatePool(
   ds: Array<{ name: string; pod: Pod }>,
   toleratePNS: boolean,
   remainingOverride?: Resources,
+  topo?: TopologyRun,
 ): PoolEvaluation {
   const name = model.name;
   placement.funnel = placement.funnel.slice(0, 1);
@@ -159,36 +161,82 @@ export function evaluatePool(
       }
       for (const r of alt.values()) addRequirement(reqs, r);
     }
-    placement.funnel = placement.funnel.filter((f) => f.step === 'nodepool' || f.step === 'limits');
-    const f = filterInstanceTypes(its, reqs, podReqs, overheadOf, model.relaxMinValues, karpenterHas(model.version, 'fits-needs-offering'), karpenterHas(model.version, 'daemon-overhead-per-type'));
-    placement.funnel.push(
-      { step: 'requirements', remaining: f.counts.requirements.length, examples: examples(f.counts.requirements) },
-      { step: 'resources', remaining: f.counts.resources.length, examples: examples(f.counts.resources) },
-      { step: 'offerings', remaining: f.counts.offerings.length, examples: examples(f.counts.offerings) },
-    );
-    if (f.minValuesError) {
-      placement.funnel.push({ step: 'minValues', remaining: 0, examples: [] });
-      last = reject('min-values', f.minValuesError, `after filtering, the instance types left do not reach the NodePool's minValues`);
-      continue;
+    let variants: Array<{ reqs: KRequirements; pick?: string }> = [{ reqs }];
+    if (topo) {
+      // nodeclaim.go CanAdd: topology last (topology.AddRequirements, :133-141@v1.6.2, :196-208@v1.14.1), on the
+      // NodeClaim's requirements with its placeholder hostname
+      const nodeReqs = copyRequirements(reqs);
+      addRequirement(nodeReqs, newRequirement('kubernetes.io/hostname', 'In', [topo.hostname]));
+      const a = addTopologyRequirements(topo.t, topo.pod, topo.owner, model.taints, topo.strict, nodeReqs, false);
+      const cErr = a.reqs ? compatible(nodeReqs, a.reqs) : undefined;
+      if (a.error || cErr || !a.reqs) {
+        last = reject('topology', a.error ?? cErr ?? '', `Karpenter's topology leaves no domain for the pod on this pool's NodeClaim: ${a.error ?? cErr}`);
+        continue;
+      }
+      variants = topologyVariants(a.reqs, a.choices);
     }
-    if (f.error) {
-      const offering = f.counts.resources.length > 0 && f.counts.offerings.length === 0;
-      const detail = f.counts.requirements.length === 0
-        ? `no instance type matches the combined requirements (zones ${describeAllowed(reqs.get('topology.kubernetes.io/zone'))}, capacity types ${describeAllowed(reqs.get('karpenter.sh/capacity-type'))})`
-        : f.counts.resources.length === 0
-          ? `no instance type matching the requirements has room for the pod (${resourcesString(podReqs)}) plus the DaemonSet overhead (${resourcesString(maxOverhead)})`
-          : offering
-            ? `instance types fit, but none is offered in an allowed zone × capacity type (NodeClass zones ${placement.zones.join(', ')}; capacity types ${placement.capacityTypes.join(', ') || 'none'})`
-            : 'no single instance type meets requirements, resources and offering together';
-      last = reject('instance-types', f.error, detail);
-      continue;
+    if (variants.length > 1) {
+      const results = variants.map((v) => ({ v, r: instanceTypeStage(model, placement, its, v.reqs, podReqs, overheadOf, maxOverhead, reject) }));
+      const fails = results.filter((x) => !x.r.fits);
+      const key = [...(variants[0].reqs.keys())].find((k) => variants.some((v) => v.reqs.get(k) !== variants[0].reqs.get(k))) ?? 'the topology key';
+      placement.notes.push(`Karpenter picks one of ${variants.map((v) => v.pick).join(', ')} (${key}) at random, the domains with the fewest matching pods (Go map order, topologygroup.go nextDomainTopologySpread)${fails.length === 0 ? '; the pool fits with each' : fails.length === results.length ? '' : `; with ${fails.map((x) => x.v.pick).join(', ')} this pool fails (${fails[0].r.error ?? ''}) and Karpenter tries again after relaxing or in its next pass`}`);
+      variants = [(results.find((x) => x.r.fits) ?? results[0]).v];
     }
-    placement.verdict = 'fits';
-    placement.detail = `${f.remaining.length} instance type(s) fit, e.g. ${examples(f.remaining, 3).join(', ')}`;
-    const launch = amiLaunchError(model.nodeClass, f.remaining);
-    if (launch) placement.launchError = launch;
-    else delete placement.launchError;
-    return { fits: true, overhead: maxOverhead, types: f.remaining, reqs, overheadOf };
+    last = instanceTypeStage(model, placement, its, variants[0].reqs, podReqs, overheadOf, maxOverhead, reject);
+    if (last.fits) return last;
   }
   return last;
+}
+
+/** The NodeClaim requirements for each random domain Karpenter may pick (the first key with a choice; at most 8). */
+function topologyVariants(reqs: KRequirements, choices: Map<string, string[]> | undefined): Array<{ reqs: KRequirements; pick?: string }> {
+  const first = choices ? [...choices.entries()][0] : undefined;
+  if (!first) return [{ reqs }];
+  const [key, domains] = first;
+  return domains.slice(0, 8).map((d) => {
+    const r = copyRequirements(reqs);
+    r.set(key, newRequirement(key, 'In', [d]));
+    return { reqs: r, pick: d };
+  });
+}
+
+/** nodeclaim.go filterInstanceTypesByRequirements on the NodeClaim's final requirements, with the funnel and the verdict. */
+function instanceTypeStage(
+  model: PoolModel,
+  placement: PoolPlacement,
+  its: KarpenterInstanceType[],
+  reqs: KRequirements,
+  podReqs: Resources,
+  overheadOf: (it: KarpenterInstanceType) => Resources,
+  maxOverhead: Resources,
+  reject: (stage: PlacementStage, error: string, detail: string) => PoolEvaluation,
+): PoolEvaluation {
+  placement.funnel = placement.funnel.filter((f) => f.step === 'nodepool' || f.step === 'limits');
+  const f = filterInstanceTypes(its, reqs, podReqs, overheadOf, model.relaxMinValues, karpenterHas(model.version, 'fits-needs-offering'), karpenterHas(model.version, 'daemon-overhead-per-type'));
+  placement.funnel.push(
+    { step: 'requirements', remaining: f.counts.requirements.length, examples: examples(f.counts.requirements) },
+    { step: 'resources', remaining: f.counts.resources.length, examples: examples(f.counts.resources) },
+    { step: 'offerings', remaining: f.counts.offerings.length, examples: examples(f.counts.offerings) },
+  );
+  if (f.minValuesError) {
+    placement.funnel.push({ step: 'minValues', remaining: 0, examples: [] });
+    return reject('min-values', f.minValuesError, `after filtering, the instance types left do not reach the NodePool's minValues`);
+  }
+  if (f.error) {
+    const offering = f.counts.resources.length > 0 && f.counts.offerings.length === 0;
+    const detail = f.counts.requirements.length === 0
+      ? `no instance type matches the combined requirements (zones ${describeAllowed(reqs.get('topology.kubernetes.io/zone'))}, capacity types ${describeAllowed(reqs.get('karpenter.sh/capacity-type'))})`
+      : f.counts.resources.length === 0
+        ? `no instance type matching the requirements has room for the pod (${resourcesString(podReqs)}) plus the DaemonSet overhead (${resourcesString(maxOverhead)})`
+        : offering
+          ? `instance types fit, but none is offered in an allowed zone × capacity type (NodeClass zones ${placement.zones.join(', ')}; capacity types ${placement.capacityTypes.join(', ') || 'none'})`
+          : 'no single instance type meets requirements, resources and offering together';
+    return reject('instance-types', f.error, detail);
+  }
+  placement.verdict = 'fits';
+  placement.detail = `${f.remaining.length} instance type(s) fit, e.g. ${examples(f.remaining, 3).join(', ')}`;
+  const launch = amiLaunchError(model.nodeClass, f.remaining);
+  if (launch) placement.launchError = launch;
+  else delete placement.launchError;
+  return { fits: true, overhead: maxOverhead, types: f.remaining, reqs, overheadOf };
 }

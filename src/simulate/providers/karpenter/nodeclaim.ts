@@ -8,7 +8,8 @@ import { type KarpenterInstanceType, type KarpenterOffering, UNMODELLED_INSTANCE
 import { type KRequirements, addRequirement, compatible, copyRequirements, getRequirement, intersects, newRequirement, requirementsFrom, requirementsString } from './requirements.js';
 import { podKey } from '../../predicates/status.js';
 import { fitsResources, resourcesString, untoleratedTaints } from './util.js';
-import type { PassState, PlannedClaim } from './state.js';
+import type { PassState, PlannedClaim, TopologyRun } from './state.js';
+import { addTopologyRequirements, recordTopology } from './topology.js';
 
 const offeringReqCache = new WeakMap<KarpenterOffering, KRequirements>();
 
@@ -126,7 +127,7 @@ export function filterInstanceTypes(
   return outcome;
 }
 
-export function tryPlanned(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Resources, toleratePNS: boolean): PlannedClaim | undefined {
+export function tryPlanned(state: PassState, pod: Pod, reqs: KRequirements, podReqs: Resources, toleratePNS: boolean, topo?: TopologyRun): PlannedClaim | undefined {
   // scheduler.go:455: the planned NodeClaims with the fewest pods first
   const order = [...state.planned].sort((a, b) => a.pods.length - b.pods.length);
   for (const pc of order) {
@@ -135,14 +136,21 @@ export function tryPlanned(state: PassState, pod: Pod, reqs: KRequirements, podR
     const total = addResources(pc.requests, podReqs);
     // cheap pruning before the per-type check: no type of the claim can hold more cpu or memory than its largest
     if ((total.cpu ?? 0) > Math.max(0, ...pc.types.map((t) => t.allocatable.cpu ?? 0)) || (total.memory ?? 0) > Math.max(0, ...pc.types.map((t) => t.allocatable.memory ?? 0))) continue;
-    const merged = copyRequirements(pc.reqs);
+    let merged = copyRequirements(pc.reqs);
     for (const r of reqs.values()) addRequirement(merged, r);
+    if (topo) {
+      // nodeclaim.go CanAdd: topology after requirements, on the planned NodeClaim's requirements (its placeholder hostname)
+      const a = addTopologyRequirements(topo.t, topo.pod, topo.owner, pc.taints, topo.strict, merged, false);
+      if (!a.reqs || compatible(merged, a.reqs) !== undefined) continue;
+      merged = a.reqs;
+    }
     const types = pc.types.filter((it) => intersects(it.requirements, merged).length === 0 && fitsResources(addResources(total, pc.overheadOf(it)), it.allocatable));
     if (types.length === 0) continue;
     pc.reqs = merged;
     pc.types = types;
     pc.requests = total;
     pc.pods.push(podKey(pod));
+    if (topo) recordTopology(topo.t, topo.pod, topo.owner, pc.taints, merged, false);
     return pc;
   }
   return undefined;

@@ -2,7 +2,7 @@
 // (kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go, scheduling/scheduler.go). Pure.
 import type { Pod } from '../../../model/k8s.js';
 import type { Resources } from '../../../model/scheduling.js';
-import { withKarpenterTextVersion } from './requirements.js';
+import { newRequirement, withKarpenterTextVersion } from './requirements.js';
 import { podKey } from '../../predicates/status.js';
 import { KARPENTER_MODELLED, karpenterHas, karpenterVersion } from './versions.js';
 import type { KarpenterPendingExplanation, KarpenterPlacementContext, PoolPlacement } from './placement-types.js';
@@ -10,9 +10,9 @@ import { karpenterRequests } from './util.js';
 import { hasDRARequirements, karpenterPodEligibility } from './eligibility.js';
 import { volumeAlternatives } from './volume-topology.js';
 import { daemonPods } from './daemonsets.js';
-import type { ExistingCapacity, PassState, PlannedClaim, PoolModel } from './state.js';
-import { poolModels } from './nodepools.js';
-import { topologyConstraints } from './topology.js';
+import type { ExistingCapacity, PassState, PlannedClaim, PoolModel, TopologyRun } from './state.js';
+import { poolModels, topologyDomainSources } from './nodepools.js';
+import { newTopology, nextHostname, recordTopology, registerDomain, topologyConcerns, unmodelledTopology, updateTopology } from './topology.js';
 import { tryPlanned } from './nodeclaim.js';
 import { existingCapacity, tryExisting } from './existing-node.js';
 import { relaxationAttempts } from './preferences.js';
@@ -49,7 +49,7 @@ function schedulingPass(ctx: KarpenterPlacementContext): Map<Pod, KarpenterPendi
     const rb = req.get(b) as Resources;
     return (rb.cpu ?? 0) - (ra.cpu ?? 0) || (rb.memory ?? 0) - (ra.memory ?? 0) || (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || podKey(a).localeCompare(podKey(b));
   });
-  const state: PassState = { existing: existingCapacity(ctx, daemonPods(ctx)), planned: [], remaining: new Map() };
+  const state: PassState = { existing: existingCapacity(ctx, daemonPods(ctx)), planned: [], remaining: new Map(), topology: newTopology(ctx, topologyDomainSources(ctx), pods) };
   for (const p of pods) out.set(p, explainPending(p, ctx, state));
   return out;
 }
@@ -92,28 +92,38 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
   const podReqs = karpenterRequests([pod]);
   const vol = volumeAlternatives(pod, ctx);
   out.notes.push(...vol.notes);
-  const topology = topologyConstraints(pod, ctx);
+  // topology spread, pod (anti-)affinity and the anti-affinity of running pods, as Karpenter's topology does them
+  // (topology.ts); what casdoctor cannot reproduce leaves the pod not evaluated (below)
+  const unmodelled = unmodelledTopology(pod, ctx);
+  const topology = unmodelled.length > 0 ? undefined : (pass?.topology ?? newTopology(ctx, topologyDomainSources(ctx), [pod]));
+  const owner = podKey(pod);
 
-  // preferences.go Relax, one step per failed attempt: next required node-affinity term, then the preferred node-affinity
-  // terms heaviest first, then (when a pool has one) tolerate PreferNoSchedule. The reported error is the last attempt's.
+  // preferences.go Relax, one step per failed attempt (preferences.ts). The reported error is the last attempt's.
   const attempts = relaxationAttempts(pod, ctx.settings?.preferencePolicy === 'Ignore', toleratePNS);
   let chosen: string | undefined;
   let lastErrors: Array<{ placement: PoolPlacement; error: string; overhead: Resources }> = [];
   // the pass's capacity is not used for a pod whose topology casdoctor does not model (see below)
-  const inPass = pass && topology.length === 0 ? pass : undefined;
+  const inPass = pass && unmodelled.length === 0 ? pass : undefined;
   let existing: ExistingCapacity | undefined;
   let planned: PlannedClaim | undefined;
   let chosenEval: PoolEvaluation | undefined;
   let lastAttempt = attempts[0];
+  let run: TopologyRun | undefined;
   for (const attempt of attempts) {
     lastAttempt = attempt;
     lastErrors = [];
+    run = undefined;
+    if (topology) {
+      // scheduler.go trySchedule: topology.Update with the pod as relaxed so far
+      updateTopology(topology, attempt.pod, owner);
+      if (topologyConcerns(topology, attempt.pod, owner)) run = { t: topology, owner, pod: attempt.pod, strict: attempt.strict, hostname: nextHostname(topology) };
+    }
     // scheduler.go add: existing capacity, then NodeClaims planned in this pass, then a new NodeClaim
-    existing = inPass ? tryExisting(inPass, pod, attempt.requirements, podReqs) : undefined;
-    planned = inPass && !existing ? tryPlanned(inPass, pod, attempt.requirements, podReqs, attempt.toleratePreferNoSchedule) : undefined;
+    existing = inPass ? tryExisting(inPass, pod, attempt.requirements, podReqs, run) : undefined;
+    planned = inPass && !existing ? tryPlanned(inPass, pod, attempt.requirements, podReqs, attempt.toleratePreferNoSchedule, run) : undefined;
     for (const { model, placement } of models) {
       if (!model) continue;
-      const r = evaluatePool(model, placement, pod, attempt.requirements, podReqs, vol.alternatives, ds, attempt.toleratePreferNoSchedule, inPass?.remaining.get(model.name));
+      const r = evaluatePool(model, placement, pod, attempt.requirements, podReqs, vol.alternatives, ds, attempt.toleratePreferNoSchedule, inPass?.remaining.get(model.name), run);
       if (r.fits && !chosen) {
         chosen = model.name;
         chosenEval = r;
@@ -131,7 +141,7 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
     for (const { model, placement } of models) {
       if (!model || (placement.stage !== 'resource-limits' && placement.stage !== 'node-limit')) continue;
       const scratch: PoolPlacement = { ...placement, funnel: [...placement.funnel], notes: [] };
-      const r = evaluatePool(model, scratch, pod, lastAttempt.requirements, podReqs, vol.alternatives, ds, lastAttempt.toleratePreferNoSchedule, {});
+      const r = evaluatePool(model, scratch, pod, lastAttempt.requirements, podReqs, vol.alternatives, ds, lastAttempt.toleratePreferNoSchedule, {}, run);
       placement.withoutLimits = r.fits && r.types ? { fits: true, raise: limitsToRaise(model, inPass?.remaining.get(model.name) ?? model.remaining ?? {}, r.types) } : { fits: false, ...(scratch.stage ? { stage: scratch.stage } : {}), ...(r.error ? { error: r.error } : {}) };
       const w = placement.withoutLimits;
       placement.detail += w.fits
@@ -157,16 +167,24 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
   }
   if (inPass && chosen && chosenEval?.types && chosenEval.reqs && chosenEval.overheadOf) {
     const model = models.find((m) => m.model?.name === chosen)?.model as PoolModel;
-    inPass.planned.push({ nodePool: chosen, taints: model.taints, reqs: chosenEval.reqs, types: chosenEval.types, overheadOf: chosenEval.overheadOf, requests: { ...podReqs }, pods: [podKey(pod)] });
+    const reqs = chosenEval.reqs;
+    if (topology) {
+      // every NodeClaim has a hostname (nodeclaim.go NewNodeClaim); Add registers it and records the pod (topology.go Record)
+      const host = run?.hostname ?? nextHostname(topology);
+      if (!reqs.has('kubernetes.io/hostname')) reqs.set('kubernetes.io/hostname', newRequirement('kubernetes.io/hostname', 'In', [host]));
+      registerDomain(topology, 'kubernetes.io/hostname', host);
+      recordTopology(topology, lastAttempt?.pod ?? pod, owner, model.taints, reqs, false);
+    }
+    inPass.planned.push({ nodePool: chosen, taints: model.taints, reqs, types: chosenEval.types, overheadOf: chosenEval.overheadOf, requests: { ...podReqs }, pods: [podKey(pod)] });
     const rem = inPass.remaining.get(chosen) ?? model.remaining;
     if (rem) inPass.remaining.set(chosen, subtractMax(rem, chosenEval.types));
   }
   // nodeclaim.go CanAdd checks topology after taints and requirements (topology.go AddRequirements, :134-141@v1.6.2): a pool
-  // rejected before stays rejected; one that gets that far is not evaluated, since its domains are not modelled here
-  const unmodelled = topology.length > 0 ? evaluated.filter((m) => m.placement.verdict === 'fits' || ['volume-topology', 'instance-types', 'min-values'].includes(m.placement.stage ?? '')) : [];
-  if (unmodelled.length > 0) {
-    const what = topology.join('; ');
-    for (const m of unmodelled) {
+  // rejected before stays rejected; one that gets that far is not evaluated when casdoctor cannot reproduce the topology
+  const notModelled = unmodelled.length > 0 ? evaluated.filter((m) => m.placement.verdict === 'fits' || ['volume-topology', 'instance-types', 'min-values'].includes(m.placement.stage ?? '')) : [];
+  if (notModelled.length > 0) {
+    const what = unmodelled.join('; ');
+    for (const m of notModelled) {
       const pl = m.placement;
       pl.verdict = 'not-evaluated';
       pl.stage = 'topology';
@@ -174,12 +192,12 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
       delete pl.error;
       delete pl.legacyError;
       delete pl.launchError;
-      pl.detail = `not evaluated: ${what}; Karpenter narrows the NodeClaim to the domains these allow or fails with "unsatisfiable topology constraint" (topology.go AddRequirements), and casdoctor does not model its domains`;
+      pl.detail = `not evaluated: ${what}; Karpenter narrows the NodeClaim to the domains these allow or fails with "unsatisfiable topology constraint" (topology.go AddRequirements), and casdoctor cannot reproduce it here`;
     }
     chosen = undefined;
     lastErrors = [];
     out.outcome = 'not-evaluated';
-    out.notEvaluated = `Karpenter's verdict depends on ${what}, which casdoctor does not evaluate for Karpenter; NodePool(s) ${unmodelled.map((m) => m.placement.nodePool).join(', ')} pass every check before it`;
+    out.notEvaluated = `Karpenter's verdict depends on ${what}, which casdoctor does not evaluate for Karpenter; NodePool(s) ${notModelled.map((m) => m.placement.nodePool).join(', ')} pass every check before it`;
   }
   for (const m of models) if (m.model && m.placement.nodePool === chosen) m.placement.chosen = true;
   for (const m of models) {

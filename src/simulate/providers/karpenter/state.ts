@@ -1,9 +1,10 @@
 // The scheduling pass' working state: NodePool models, existing capacity and NodeClaims planned in the pass. Types only.
-import type { Taint } from '../../../model/k8s.js';
+import type { Pod, Taint } from '../../../model/k8s.js';
 import type { EC2NodeClass, NodePool } from '../../../model/karpenter.js';
 import type { Resources } from '../../../model/scheduling.js';
 import type { KarpenterInstanceType } from './instance-types.js';
 import type { KRequirements } from './requirements.js';
+import type { Topology } from './topology.js';
 
 export interface PoolModel {
   np: NodePool;
@@ -47,4 +48,16 @@ export interface PassState {
   planned: PlannedClaim[];
   /** Per NodePool, its limits less the NodeClaims planned in this pass (subtractMax: the largest type each). */
   remaining: Map<string, Resources>;
+  /** Karpenter's topology for the pass (topology.go NewTopology over the pass' pods). */
+  topology?: Topology;
+}
+
+/** The pod's topology as one attempt sees it: the relaxed pod, its strict requirements and a fresh NodeClaim hostname. */
+export interface TopologyRun {
+  t: Topology;
+  owner: string;
+  pod: Pod;
+  strict: KRequirements;
+  /** nodeclaim.go NewNodeClaim: "hostname-placeholder-%04d", registered as a hostname domain once a pod is added. */
+  hostname: string;
 }

@@ -76,7 +76,11 @@ const affinityTerm = obj(
   },
   ['topologyKey'],
 );
-const podAffinity = obj({ requiredDuringSchedulingIgnoredDuringExecution: arr(affinityTerm) });
+// preferred terms are kept for Karpenter, which treats them as required until it relaxes them (preferences.go)
+const podAffinity = obj({
+  requiredDuringSchedulingIgnoredDuringExecution: arr(affinityTerm),
+  preferredDuringSchedulingIgnoredDuringExecution: arr(obj({ weight: N, podAffinityTerm: affinityTerm }, ['podAffinityTerm'])),
+});
 const resources = obj({ requests: quantities, limits: quantities });
 const container = obj(
   {

@@ -275,11 +275,11 @@ describe('pod-wide outcomes (provisioner.go Schedule, scheduler.go add)', () => 
     expect(x.chosen).toBeUndefined();
   });
 
-  it('a DoNotSchedule topology spread makes the verdict "not evaluated" rather than a guessed fit', () => {
+  it('a DoNotSchedule topology spread is evaluated as Karpenter\'s topology does it, not guessed and not left open', () => {
     const x = explainKarpenterPending(pending().withTopologySpread({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: { app: 'checkout' } } }).build(), ctx());
-    expect(x).toMatchObject({ outcome: 'not-evaluated', notEvaluated: expect.stringContaining('topology spread on topology.kubernetes.io/zone') });
-    expect(x.chosen).toBeUndefined();
-    expect(x.pools.find((p) => p.nodePool === 'general')).toMatchObject({ verdict: 'not-evaluated', stage: 'topology', chosen: false });
+    expect(x).toMatchObject({ outcome: 'new-node', chosen: 'general' });
+    expect(x.notEvaluated).toBeUndefined();
+    expect(x.pools.find((p) => p.nodePool === 'general')).toMatchObject({ verdict: 'fits', chosen: true });
   });
 });
 

@@ -1,7 +1,6 @@
 // Karpenter's scheduling pass over the Pending pods (scheduler.go add@v1.6.2: existing capacity, then NodeClaims planned
-// in the same pass, then a new NodeClaim; queue.go: CPU then memory, descending; limits charged with the largest type),
-// and the constraints casdoctor does not model for Karpenter (topology spread, pod affinity, inverse anti-affinity),
-// which make the verdict "not evaluated" instead of a guess.
+// in the same pass, then a new NodeClaim; queue.go: CPU then memory, descending; limits charged with the largest type).
+// Topology spread and pod (anti-)affinity are in topology.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet, Node, Pod } from '../../../../src/model/k8s.js';
@@ -101,29 +100,7 @@ describe('several Pending pods in one pass', () => {
   });
 });
 
-describe('what casdoctor does not model for Karpenter is not evaluated, not guessed', () => {
-  it('required topology spread: the pools that pass requirements are not evaluated and no pool is chosen', () => {
-    const p = pendingPod('web-7c9-ddddd', '1', '1Gi').withLabels({ app: 'web' }).withTopologySpread({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: { app: 'web' } } }).build();
-    const x = explainKarpenterPending(p, ctx([p], LATE));
-    expect(x.outcome).toBe('not-evaluated');
-    expect(x.chosen).toBeUndefined();
-    expect(x.event).toBeUndefined();
-    expect(x.notEvaluated).toContain('topology spread on topology.kubernetes.io/zone');
-    expect(x.pools.find((pl) => pl.nodePool === 'general')).toMatchObject({ verdict: 'not-evaluated', stage: 'topology' });
-  });
-
-  it('a running pod\'s required anti-affinity against this pod (inverse anti-affinity) is named', () => {
-    const holder = pod('cache-0', 'shop').withLabels({ app: 'cache' }).onNode('ip-10-42-17-201.eu-west-1.compute.internal').withPodAntiAffinity({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: { app: 'batchjob' } } }).build();
-    const p = pendingPod('batchjob-1-eeeee', '1', '1Gi').withLabels({ app: 'batchjob' }).build();
-    const x = explainKarpenterPending(p, ctx([holder, p], LATE));
-    expect(x.outcome).toBe('not-evaluated');
-    expect(x.notEvaluated).toContain('the required anti-affinity of running pod(s) shop/cache-0 against this pod (on topology.kubernetes.io/zone)');
-    // another namespace is not selected by a term without namespaces
-    const other = pendingPod('batchjob-2-fffff', '1', '1Gi').withLabels({ app: 'batchjob' }).build();
-    other.metadata.namespace = 'jobs';
-    expect(explainKarpenterPending(other, ctx([holder, other], LATE)).outcome).toBe('new-node');
-  });
-
+describe('topology comes after requirements (nodeclaim.go CanAdd; topology.test.ts has the rest)', () => {
   it('a pool rejected before topology stays rejected: the pod is "no-node" when every pool fails earlier', () => {
     const p = pendingPod('web-7c9-ggggg', '1', '1Gi').withNodeSelector({ 'shop.example.com/team': 'x' }).withTopologySpread({ topologyKey: 'topology.kubernetes.io/zone' }).build();
     const x = explainKarpenterPending(p, ctx([p], LATE));

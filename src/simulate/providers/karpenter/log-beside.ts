@@ -87,8 +87,9 @@ function keepLatest(m: Map<string, KarpenterLogged>, key: string | undefined, v:
   if (!old || v.time >= old.time) m.set(key, v);
 }
 
+/** undefined when no log has a line (none given, or every one empty over the window read): nothing to set beside. */
 export function karpenterLogIndex(logs: readonly KarpenterLogSummary[]): KarpenterLogIndex | undefined {
-  if (logs.length === 0) return undefined;
+  if (!logs.some((l) => l.records.length + l.otherLines + l.unrecognisedLines > 0)) return undefined;
   const idx: KarpenterLogIndex = { sources: [], pods: new Map(), nodes: new Map(), leaders: [], unrecognisedLines: 0 };
   for (const log of logs) {
     const where = sourceName(log.source);

@@ -55,7 +55,8 @@ describe('Karpenter log beside the verdicts', () => {
     expect(idx.to).toBe(Date.parse('2026-11-24T13:53:00Z'));
   });
 
-  it('has nothing to say without a log', () => {
+  it('has nothing to say without a log, or with only an empty one (a pod that logged nothing over the window)', () => {
     expect(karpenterLogIndex([])).toBeUndefined();
+    expect(karpenterLogIndex([log('karpenter-a', [])])).toBeUndefined();
   });
 });

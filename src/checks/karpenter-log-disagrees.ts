@@ -35,7 +35,7 @@ export default defineCheck({
     if (!log) {
       ctx.skip(
         'not-provided',
-        "no Karpenter log line in the input: run live (casdoctor reads the Karpenter Deployment's pods' log over --ca-log-since), or add `kubectl logs -n kube-system deploy/karpenter --since=1h > karpenter.log` to --from",
+        'no Karpenter log line in the input: add `kubectl -n kube-system logs deploy/karpenter --since=1h > karpenter.log` to the dump (live, casdoctor reads it over --ca-log-since)',
       );
       return;
     }

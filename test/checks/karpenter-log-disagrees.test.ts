@@ -80,6 +80,6 @@ describe('karpenter-log-disagrees', () => {
     const res = run(r, 'why-pending');
     const s = res.skipped.find((x) => x.checkId === 'karpenter-log-disagrees');
     expect(s?.reason).toBe('not-provided');
-    expect(s?.detail).toContain('kubectl logs -n kube-system deploy/karpenter');
+    expect(s?.detail).toContain('kubectl -n kube-system logs deploy/karpenter --since=1h > karpenter.log');
   });
 });

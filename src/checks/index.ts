@@ -42,6 +42,7 @@ import externalgrpcTemplateResourcesIgnored from './externalgrpc-template-resour
 import iamPermissionDenied from './iam-permission-denied.js';
 import karpenterBudgetBlocksDisruption from './karpenter-budget-blocks-disruption.js';
 import karpenterCustomLabelUnknown from './karpenter-custom-label-unknown.js';
+import karpenterLogDisagrees from './karpenter-log-disagrees.js';
 import karpenterNodeDisruptionBlocked from './karpenter-node-disruption-blocked.js';
 import karpenterNodeclaimNotRegistered from './karpenter-nodeclaim-not-registered.js';
 import karpenterNodeclassNotReady from './karpenter-nodeclass-not-ready.js';
@@ -154,6 +155,7 @@ export const CHECKS: readonly Check[] = [
   iamPermissionDenied,
   karpenterBudgetBlocksDisruption,
   karpenterCustomLabelUnknown,
+  karpenterLogDisagrees,
   karpenterNodeDisruptionBlocked,
   karpenterNodeclaimNotRegistered,
   karpenterNodeclassNotReady,

@@ -1,4 +1,4 @@
-import { isKarpenterNode, karpenterDisruptions, karpenterInputs } from '../checks/lib/karpenter.js';
+import { isKarpenterNode, karpenterDisruptions, karpenterInputs, karpenterLog } from '../checks/lib/karpenter.js';
 import { karpenterKeeps, karpenterNodeJson, renderKarpenterDisruptionSection } from '../report/karpenter-text.js';
 import { isKarpenterOnly, karpenterHeaderText } from '../checks/lib/route.js';
 import { safeText } from '../report/sanitize.js';
@@ -196,6 +196,9 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   // Karpenter's nodes belong to no ASG by design: CA's "not autoscaled" about them is not a problem to fix
   const karpenterNodeNames = new Set(raw.nodes.filter(isKarpenterNode).map((n) => n.metadata.name ?? ''));
   const findings = checkRun.findings.filter((f) => !(f.checkId === 'node-not-autoscaled' && karpenterNodeNames.has(f.subject.name)));
+  // Karpenter's latest line on each node (or its NodeClaim), from its log when the input has one
+  const kLog = kPresent ? karpenterLog(analysis) : undefined;
+  const kLogged = (d: { node?: string; nodeClaim?: string }) => (d.node ? kLog?.nodes.get(d.node) : undefined) ?? (d.nodeClaim ? kLog?.nodes.get(d.nodeClaim) : undefined);
   const kNodes = kPresent
     ? karpenterDisruptions(analysis).filter((d) => {
         const node = d.node ? raw.nodes.find((n) => n.metadata.name === d.node) : undefined;
@@ -245,7 +248,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           ...(c.group ? { nodeGroup: c.group } : {}),
         })),
         caHealth: { running: caHealth.running, findings: caHealth.findings.map((f) => f.checkId) },
-        ...(kPresent ? { karpenter: { now: now.toISOString(), nodes: kNodes.map(karpenterNodeJson) } } : {}),
+        ...(kPresent ? { karpenter: { now: now.toISOString(), nodes: kNodes.map((d) => karpenterNodeJson(d, kLogged(d))) } } : {}),
       };
     if (sink === 'deferred') write = (s) => writeMachineReport(o.output, report, s);
     else if (sink) await writeMachineReport(o.output, report, sink);
@@ -281,7 +284,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
           wide: o.output === 'wide',
           karpenterNodePools: new Map(raw.nodes.filter(isKarpenterNode).map((n) => [n.metadata.name ?? '', n.metadata.labels?.['karpenter.sh/nodepool'] ?? ''])),
-          karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString(), ...(karpenterOnly ? { caAbsent: true } : {}) }),
+          karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString(), logged: kLogged, ...(karpenterOnly ? { caAbsent: true } : {}) }),
         };
     const style = await terminalStyle(wantsColor(o, deps));
     if (sink && sink !== 'deferred') {

@@ -586,9 +586,11 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
       inputs.caProxyTexts = record.caProxyTexts;
       inputs.gaps.push(...record.gaps);
     }
-    if (opts.karpenterLogSinceSeconds) {
+    // Karpenter's log beside the verdicts: over history's window, else the window CA's log is read over (--ca-log-since)
+    const karpenterLogSince = opts.karpenterLogSinceSeconds ?? ((opts.readCaRecord ?? true) ? (opts.caLogSinceSeconds ?? DEFAULT_CA_LOG_SINCE_SECONDS) : undefined);
+    if (karpenterLogSince) {
       const { gatherKarpenterLog } = await import('./live-karpenter-log.js');
-      const k = await gatherKarpenterLog(target, inputs, { sinceSeconds: opts.karpenterLogSinceSeconds, maxBytes: target.limits.caLogBytes });
+      const k = await gatherKarpenterLog(target, inputs, { sinceSeconds: karpenterLogSince, maxBytes: target.limits.caLogBytes });
       if (k.logs.length) inputs.karpenterLogs = k.logs;
       inputs.gaps.push(...k.gaps);
     }

@@ -24,6 +24,7 @@ export type KarpenterLogKind =
   | 'interruption'
   | 'unhealthy-instance'
   | 'offering-unavailable'
+  | 'leader-election'
   | 'error';
 
 /** One node a disruption command takes away ("disrupted-nodes" of "disrupting node(s)"). */
@@ -69,6 +70,9 @@ export interface KarpenterLogRecord {
   error?: string;
   ttl?: string;
   timeout?: string;
+  /** leader-election: the Lease ("kube-system/karpenter-leader-election") and what happened to it. */
+  lease?: string;
+  leaderEvent?: 'attempting' | 'acquired' | 'renew-failed';
 }
 
 export interface KarpenterLogLimits {

@@ -5,6 +5,7 @@ import { stageText, type KarpenterPodView } from '../checks/lib/karpenter.js';
 import type { ResourceMap } from '../model/k8s.js';
 import { isByteResource, parseQuantity } from '../model/quantity.js';
 import type { KarpenterNodeDisruption } from '../simulate/providers/karpenter/disruption.js';
+import type { KarpenterLogged } from '../simulate/providers/karpenter/log-beside.js';
 import type { FunnelStep, PoolPlacement, StuckNodeClaim } from '../simulate/providers/karpenter/placement.js';
 import { REGISTRATION_TTL_MS } from '../simulate/providers/karpenter/placement.js';
 import { safeText as t } from './sanitize.js';
@@ -26,6 +27,18 @@ function ago(seconds: number | undefined): string {
   if (seconds < 90) return `${seconds}s ago`;
   if (seconds < 5400) return `${Math.round(seconds / 60)}m ago`;
   return `${Math.round(seconds / 3600)}h ago`;
+}
+
+const isoSeconds = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
+
+/** "Karpenter logged  <line> at <time>" (its source line dim), beside a pod or a node, as "CA logged" is for CA. */
+export function loggedLine(l: KarpenterLogged, indent: string, s: Style): string {
+  return `${indent}Karpenter logged  ${t(l.text, { max: 1500 })}${s.dim(` at ${isoSeconds(l.time)} (${t(l.where)}:${l.line})`)}`;
+}
+
+/** The JSON of a Karpenter log line beside a verdict. */
+export function loggedJson(l: KarpenterLogged): Record<string, unknown> {
+  return { at: isoSeconds(l.time), kind: l.kind, text: l.text, ...(l.reason ? { reason: l.reason } : {}), ...(l.decision ? { decision: l.decision } : {}), source: l.where, line: l.line };
 }
 
 function minutes(ms: number): string {
@@ -169,6 +182,7 @@ export function renderKarpenterPodSection(v: KarpenterPodView, s: Style = PLAIN,
   if (v.said)
     out.push(`  Karpenter said  ${t(v.said.reason)}${v.said.ageSeconds !== undefined ? ` ${ago(v.said.ageSeconds)}` : ''}${v.said.count && v.said.count > 1 ? ` (×${v.said.count})` : ''}: ${t(v.said.message, { max: 3000 })}`);
   else if (x.eligibility.provisionable && x.event) out.push(s.dim('  Karpenter said  nothing (no FailedScheduling event from karpenter on the pod)'));
+  if (v.logged) out.push(loggedLine(v.logged, '  ', s));
   if (v.nominated)
     out.push(`  Karpenter said  Nominated${v.nominated.ageSeconds !== undefined ? ` ${ago(v.nominated.ageSeconds)}` : ''}: ${t(v.nominated.message, { max: 1000 })}`);
   if (x.eligibility.provisionable) {
@@ -200,6 +214,7 @@ export function karpenterPodJson(v: KarpenterPodView): Record<string, unknown> {
     ...(x.legacyEvent ? { legacyEvent: x.legacyEvent } : {}),
     ...(v.said ? { said: v.said } : {}),
     ...(v.nominated ? { nominated: { ...v.nominated, nodeClaims: v.nominatedClaims } } : {}),
+    ...(v.logged ? { logged: loggedJson(v.logged) } : {}),
     nodePools: x.pools.map((p) => ({
       name: p.nodePool,
       weight: p.weight,
@@ -239,7 +254,11 @@ export function karpenterKeeps(d: KarpenterNodeDisruption): boolean {
 }
 
 /** scale-down-blockers: the Karpenter nodes, each with what keeps it in Karpenter's words and the fix. */
-export function renderKarpenterDisruptionSection(list: KarpenterNodeDisruption[], s: Style = PLAIN, opts: { now?: string; caAbsent?: boolean } = {}): string[] {
+export function renderKarpenterDisruptionSection(
+  list: KarpenterNodeDisruption[],
+  s: Style = PLAIN,
+  opts: { now?: string; caAbsent?: boolean; logged?: (d: KarpenterNodeDisruption) => KarpenterLogged | undefined } = {},
+): string[] {
   if (list.length === 0) return [];
   const out: string[] = [];
   out.push(s.bold(`Karpenter nodes (Karpenter decides whether they go${opts.caAbsent ? '' : '; CA ignores them by design'})${opts.now ? s.dim(` · budgets at ${t(opts.now)}`) : ''}`));
@@ -247,6 +266,8 @@ export function renderKarpenterDisruptionSection(list: KarpenterNodeDisruption[]
     const name = d.node ?? `NodeClaim ${d.nodeClaim ?? ''}`;
     const keeps = karpenterKeeps(d);
     out.push(`  ${keeps ? s.red('kept') : s.green('may go')}  ${s.bold(t(name))}${d.nodePool ? ` (NodePool ${t(d.nodePool)}${d.nodeClaim && d.node ? `, NodeClaim ${t(d.nodeClaim)}` : ''})` : ''}${d.empty ? ' · empty' : ''}`);
+    const logged = opts.logged?.(d);
+    if (logged) out.push(loggedLine(logged, '    ', s));
     if (d.blockers.length === 0) out.push(s.dim('      no blocker: Karpenter may disrupt it when consolidation finds a cheaper arrangement'));
     for (const b of d.blockers) {
       const words = b.karpenterText ? `Karpenter: ${t(b.karpenterText, { max: 1000 })}` : t(b.id);
@@ -263,8 +284,8 @@ export function renderKarpenterDisruptionSection(list: KarpenterNodeDisruption[]
 }
 
 /** scale-down-blockers -o json: one Karpenter node. */
-export function karpenterNodeJson(d: KarpenterNodeDisruption): Record<string, unknown> {
-  return { ...d, kept: karpenterKeeps(d) };
+export function karpenterNodeJson(d: KarpenterNodeDisruption, logged?: KarpenterLogged): Record<string, unknown> {
+  return { ...d, kept: karpenterKeeps(d), ...(logged ? { logged: loggedJson(logged) } : {}) };
 }
 
 /** why-pending -o json: each pod entry (not the `sameAs` ones) with its `karpenter` object; entries come in report order. */

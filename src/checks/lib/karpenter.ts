@@ -17,6 +17,7 @@ import { caConsidersFromStage, routePendingPod, type PodRouting } from '../../si
 import { nodePoolViews, type KarpenterNodePoolView } from '../../simulate/providers/karpenter/view.js';
 import type { PodAnalysis } from '../../simulate/why-pending.js';
 import { KARPENTER_CRD_HOW_TO_PROVIDE } from '../../model/karpenter-crds.js';
+import { karpenterLogIndex, type KarpenterLogged, type KarpenterLogIndex } from '../../simulate/providers/karpenter/log-beside.js';
 
 /** The component Karpenter's events carry (source.component / reportingComponent). */
 export const KARPENTER_COMPONENT = 'karpenter';
@@ -143,6 +144,8 @@ export interface KarpenterPodView {
   nominated?: KarpenterSaid;
   /** The NodeClaims the Nominated event names (nodeclaim/x), when the event is recent. */
   nominatedClaims: string[];
+  /** The latest line Karpenter's log has about the pod (could not schedule it, found it provisionable). */
+  logged?: KarpenterLogged;
 }
 
 const podViews = new WeakMap<Analysis, Map<Pod, KarpenterPodView>>();
@@ -182,8 +185,19 @@ export function karpenterPodView(a: Analysis, p: PodAnalysis): KarpenterPodView 
     ...(nominated ? { nominated } : {}),
     nominatedClaims,
   };
+  const logged = karpenterLog(a)?.pods.get(`${p.pod.metadata.namespace ?? 'default'}/${p.pod.metadata.name ?? ''}`);
+  if (logged) view.logged = logged;
   m.set(p.pod, view);
   return view;
+}
+
+const logIndexes = new WeakMap<Analysis, { idx: KarpenterLogIndex | undefined }>();
+
+/** Karpenter's own log in the input (live `pods/log`, or files in --from), indexed by pod and node; undefined without one. */
+export function karpenterLog(a: Analysis): KarpenterLogIndex | undefined {
+  let hit = logIndexes.get(a);
+  if (!hit) logIndexes.set(a, (hit = { idx: karpenterLogIndex(a.raw.karpenterLogs ?? []) }));
+  return hit.idx;
 }
 
 const disruptionCtx = new WeakMap<Analysis, KarpenterDisruptionContext>();

@@ -49,6 +49,24 @@ const objName = (v: unknown): string | undefined => {
   if (v && typeof v === 'object' && !Array.isArray(v)) return str((v as Record<string, unknown>).name);
   return undefined;
 };
+/** klog.KObj of a namespaced object: "ns/name" ({"name","namespace"}), or the bare name. */
+const objKey = (v: unknown): string | undefined => {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    const name = str(o.name);
+    return name && str(o.namespace) ? `${str(o.namespace)}/${name}` : name;
+  }
+  return str(v);
+};
+/**
+ * client-go's leader election through klog, which Karpenter routes into its zap logger (pkg/operator/operator.go:145
+ * @v1.14.1 klog.SetLogger): tools/leaderelection/leaderelection.go:257,271,297@client-go v0.33.2.
+ */
+const LEADER: ReadonlyArray<[RegExp, NonNullable<KarpenterLogRecord['leaderEvent']>]> = [
+  [/^attempting to acquire leader lease (\S+?)\.\.\.$/, 'attempting'],
+  [/^successfully acquired lease (\S+)$/, 'acquired'],
+  [/^failed to renew lease (\S+?): /, 'renew-failed'],
+];
 const INSTANCE_ID = /\bi-[0-9a-f]{8,17}\b/;
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
@@ -170,9 +188,18 @@ function toRecord(r: Record<string, unknown>, time: number | undefined, line: nu
   let kind = KINDS.get(message);
   // v1.0–v1.2: "disrupting nodeclaim(s) via replace, terminating 1 nodes (2 pods) ip-…/m5.large/on-demand …"
   if (!kind && message.startsWith('disrupting nodeclaim(s) via ')) kind = 'disrupting';
+  const leader = kind ? undefined : LEADER.map(([re, ev]) => [re.exec(message), ev] as const).find(([m]) => m);
+  if (leader) kind = 'leader-election';
   if (!kind && level === 'ERROR') kind = 'error';
   if (!kind) return undefined;
   const rec: KarpenterLogRecord = { time, kind, level, message: cut(oneLine(message), limits.messageChars), line };
+  if (leader?.[0]) {
+    rec.lease = cut(oneLine(leader[0][1]), 200);
+    rec.leaderEvent = leader[1];
+  }
+  // scheduling/scheduler.go:302@v1.14.1 "could not schedule pod" (and every error line naming a pod): the pod, namespaced
+  const pod = objKey(r.Pod) ?? objKey(r.pod);
+  if (kind === 'error' && pod) rec.pods = [cut(oneLine(pod), 320)];
   const set = <K extends keyof KarpenterLogRecord>(k: K, v: KarpenterLogRecord[K] | undefined) => {
     if (v !== undefined) rec[k] = typeof v === 'string' ? (cut(oneLine(v), limits.messageChars) as KarpenterLogRecord[K]) : v;
   };

@@ -5,6 +5,8 @@
 // refreshes both every 12h (pkg/controllers/providers/pricing/controller.go:59@v1.14.1). Every answer carries where its
 // prices came from and how old they are. Pure.
 
+import type { Ec2SpotPrice } from '../../../model/aws.js';
+
 /** data/prices-on-demand.json as the caller loads it (scripts/gen-prices.mjs). */
 export interface OnDemandPriceData {
   source: string;
@@ -15,15 +17,7 @@ export interface OnDemandPriceData {
 }
 
 /** One row of ec2:DescribeSpotPriceHistory, as `aws ec2 describe-spot-price-history --output json` prints it. */
-export interface SpotPriceRow {
-  AvailabilityZone?: string;
-  AvailabilityZoneId?: string;
-  InstanceType: string;
-  ProductDescription?: string;
-  SpotPrice: string;
-  /** When the price took effect (RFC 3339). */
-  Timestamp: string;
-}
+export type SpotPriceRow = Ec2SpotPrice;
 
 /** pricing.go UpdateSpotPricing: the only product descriptions Karpenter asks for. */
 export const KARPENTER_SPOT_PRODUCTS: readonly string[] = ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'];

@@ -206,7 +206,7 @@ export function explainInstanceChoice(nc: NodeClaim, ctx: InstanceChoiceContext)
   const { cands, all } = candidatesOf(nc, listedNames, launched, unavailable, ctx, nodeClass);
   out.candidates = cands;
   const requests = Object.entries(nc.spec?.resources?.requests ?? {}).map(([k, q]) => [k, resourceValue(k, q as string)] as const);
-  out.steps.push({ step: 'list', remaining: cands.length, dropped: [], note: `the NodeClaim's list (${cands.length}${out.listFull ? `, the scheduler's cut at ${listCap}: more types fitted` : ''})` });
+  out.steps.push({ step: 'list', remaining: cands.length, dropped: [], ...(out.listFull ? { note: `the scheduler's cut at ${listCap}: more types fitted` } : {}) });
   let alive = cands.filter((c) => !c.dropped);
   const drop = (step: DropStep, gone: CandidateType[], why: (c: CandidateType) => string, note?: string) => {
     for (const c of gone) c.dropped = { step, why: why(c) };
@@ -396,6 +396,11 @@ function verdict(x: InstanceChoiceExplanation, sent: CandidateType[], ct: string
   const ties = gotPrice === undefined ? [] : byPrice.filter((p) => p.o.price === gotPrice && !(p.c.name === l.instanceType && p.o.zone === l.zone));
   const during = x.unavailable.filter((u) => u.when === 'during-launch');
   const tieText = ties.length ? `; ${ties.map((p) => `${p.c.name}/${p.o.zone}`).join(', ')} cost the same (EC2 may pick either)` : '';
+  const pools = sent.flatMap((c) => pool(c).map((o) => `${c.name}/${o.zone}`));
+  if (!got?.dropped && pools.length === 1 && pools[0] === `${l.instanceType}/${l.zone}`) {
+    v.push(`It launched ${l.instanceType} in ${l.zone ?? '?'}${gotPrice !== undefined ? ` at ${money(gotPrice)}` : ''}: the only pool Karpenter offered EC2, so no choice was made at launch (the NodeClaim's requirements had already narrowed it to one type and zone).`);
+    return v;
+  }
   if (got?.dropped) v.push(`It launched ${l.instanceType}, which casdoctor's replay drops (${got.dropped.why}): Karpenter's prices or offerings at launch differed from the ones casdoctor holds.`);
   else if (inPool && cheaper.length === 0) v.push(`It launched ${l.instanceType} in ${l.zone ?? '?'} at ${money(gotPrice)}: the cheapest pool, as expected${tieText}.`);
   else if (inPool) {

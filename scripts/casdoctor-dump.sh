@@ -130,6 +130,16 @@ if [ -n "$batch" ]; then
 fi
 rm -f "$out/.asg-names" "$out/.asg-templates" "$out/.lt-done"
 
+# --- Karpenter's spot prices in effect now (casdoctor why-this-type), only when it has NodeClaims
+if [ -s "$out/nodeclaims.json" ]; then
+  if ! a ec2 describe-spot-price-history --start-time "$taken" \
+      --product-descriptions Linux/UNIX 'Linux/UNIX (Amazon VPC)' --output json > "$out/spot-prices.json" 2> "$out/spot.err"; then
+    warn "spot prices not read ($(head -n 1 "$out/spot.err")); why-this-type will say so"
+    rm -f "$out/spot-prices.json"
+  fi
+  rm -f "$out/spot.err"
+fi
+
 cat > "$out/README.md" <<EOF
 # casdoctor dump
 

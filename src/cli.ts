@@ -10,6 +10,7 @@ import { registerPreflight } from './commands/preflight.register.js';
 import { registerScaleDownBlockers } from './commands/scale-down-blockers.register.js';
 import { registerSnapshot } from './commands/snapshot.register.js';
 import { registerWhyPending } from './commands/why-pending.register.js';
+import { registerWhyThisType } from './commands/why-this-type.register.js';
 import type { CliContext, Registrar } from './commands/register.js';
 import type { Deps, GlobalOptions, RunResult } from './commands/types.js';
 import { EXIT } from './commands/types.js';
@@ -17,7 +18,7 @@ import { guardTerminalOutput, safeLines } from './report/sanitize.js';
 import { colorMode } from './report/style.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
-const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerNodeGroupAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight, registerHistory];
+const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerNodeGroupAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight, registerHistory, registerWhyThisType];
 
 const VERSION = '0.1.0';
 

@@ -136,6 +136,15 @@ export async function gatherLive(opts: LiveOptions): Promise<RawInputs> {
       gaps.push({ resource: 'ec2:DescribeInstanceTypeOfferings', scope, reason: awsReason(e), detail: `${awsReason(e)}: ec2:DescribeInstanceTypeOfferings (${scope}): ${e.message}` });
     }
   }
+  // spot prices, for "why this instance type" (Karpenter orders its offerings by them)
+  if (karpenter.present && aws.sources.length > 0 && offeringsRegion) {
+    const { gatherSpotPricesOrGap } = await import('./live-spot-prices.js');
+    aws = mergeInputs(aws, await gatherSpotPricesOrGap({
+      region: offeringsRegion, profile: opts.profile, requestTimeoutMs: opts.requestTimeoutMs, onProgress: opts.onProgress,
+      endpoint: opts.awsEndpoint, credentials: opts.awsCredentials, maxAttempts: opts.awsMaxAttempts,
+      retryDelayMs: opts.awsRetryDelayMs, limits: opts.limits, now: new Date(),
+    }));
+  }
   const out = mergeInputs(kube, aws);
   out.warnings.push(...warnings);
   out.gaps.push(...gaps);
@@ -206,5 +215,7 @@ export function mergeInputs(a: RawInputs, b: RawInputs): RawInputs {
   if (a.caProxyTexts || b.caProxyTexts)
     out.caProxyTexts = [...(a.caProxyTexts ?? []), ...(b.caProxyTexts ?? [])];
   if (a.karpenterLogs || b.karpenterLogs) out.karpenterLogs = [...(a.karpenterLogs ?? []), ...(b.karpenterLogs ?? [])];
+  if (a.spotPriceHistory || b.spotPriceHistory) out.spotPriceHistory = [...(a.spotPriceHistory ?? []), ...(b.spotPriceHistory ?? [])];
+  if (a.spotPriceSources || b.spotPriceSources) out.spotPriceSources = [...(a.spotPriceSources ?? []), ...(b.spotPriceSources ?? [])];
   return out;
 }

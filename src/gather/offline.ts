@@ -10,6 +10,7 @@ import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js
 import { partialPods } from '../simulate/partial-input.js';
 import { scrubCaArgsInDeployments } from '../simulate/scrub-args.js';
 import { readCaLogFiles, sniffCaLog } from './ca-log-file.js';
+import { addSpotPrices } from './spot-prices.js';
 import { sniffKarpenterLog } from '../simulate/providers/karpenter/log/index.js';
 import { type ReadOptions, readDocuments, SharedPool } from './json-stream.js';
 import { internStrings, type InternTable } from './intern.js';
@@ -826,6 +827,8 @@ function addAwsOutput(
     for (const r of records.slice(0, Math.max(0, MAX_CLOUDTRAIL_RECORDS - kept.length))) kept.push(r);
     n += doc.Events.length || 1;
   }
+  // `aws ec2 describe-spot-price-history --output json`: spot prices for "why this instance type"
+  if (Array.isArray(doc.SpotPriceHistory)) n += addSpotPrices(inputs, doc.SpotPriceHistory, file);
   if (isObject(doc.nodegroup) && typeof doc.nodegroup.nodegroupName === 'string') {
     if (fitted('eksNodegroups', 'nodegroup', [doc.nodegroup]).length) inputs.eksNodegroups.push(doc.nodegroup as never);
     inputs.provided.add('eksNodegroups');

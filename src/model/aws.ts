@@ -157,6 +157,19 @@ export interface EksNodegroup {
 }
 
 /** One row of `aws ec2 describe-instance-type-offerings --location-type availability-zone --output json`. */
+/** One ec2:DescribeSpotPriceHistory record, as `aws ec2 describe-spot-price-history --output json` prints it. */
+export interface Ec2SpotPrice {
+  AvailabilityZone?: string;
+  AvailabilityZoneId?: string;
+  InstanceType: string;
+  /** "Linux/UNIX", "Linux/UNIX (Amazon VPC)", "Windows", … */
+  ProductDescription?: string;
+  /** Hourly price as a decimal string, e.g. "0.071200". */
+  SpotPrice: string;
+  /** When the price took effect (RFC 3339). */
+  Timestamp: string;
+}
+
 export interface Ec2InstanceTypeOffering {
   InstanceType: string;
   /** 'availability-zone' here; EC2 also answers 'region' and 'availability-zone-id'. */

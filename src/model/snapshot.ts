@@ -3,6 +3,7 @@ import type {
   Ec2Image,
   Ec2InstanceTypeInfo,
   Ec2InstanceTypeOffering,
+  Ec2SpotPrice,
   EksNodegroup,
   IamEvaluationResult,
   LaunchConfiguration,
@@ -120,6 +121,10 @@ export interface RawInputs {
   karpenterLogs?: KarpenterLogSummary[];
   /** CloudTrail LookupEvents records (`aws cloudtrail lookup-events --output json` Events, or live), as AWS prints them. */
   cloudTrailEvents?: Array<Record<string, unknown>>;
+  /** ec2:DescribeSpotPriceHistory records (live when Karpenter is present, or its `--output json` in --from): spot prices. */
+  spotPriceHistory?: Ec2SpotPrice[];
+  /** Where the spot prices came from ("live ec2:DescribeSpotPriceHistory <region>", file paths). */
+  spotPriceSources?: string[];
   /** A `casdoctor snapshot` directory's own record of when it was taken (its README.md), read with --from. */
   takenAt?: string;
   /** Every Pod of a --from input came as a single object (`kubectl get pod NAME -o json`), none in a List. */
@@ -133,7 +138,7 @@ export interface RawInputs {
 
 export type DataKind = Exclude<
   keyof RawInputs,
-  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'karpenterLogs' | 'cloudTrailEvents' | 'takenAt' | 'podsOneByOne' | 'podsPartial'
+  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'karpenterLogs' | 'cloudTrailEvents' | 'spotPriceHistory' | 'spotPriceSources' | 'takenAt' | 'podsOneByOne' | 'podsPartial'
 >;
 
 export const DATA_KINDS: readonly DataKind[] = [

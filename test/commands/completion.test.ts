@@ -50,7 +50,8 @@ function complete(words: string[], path = bin): string[] {
 
 describe('casdoctor completion bash', () => {
   it('completes subcommands', () => {
-    expect(complete(['casdoctor', 'why'])).toEqual(['why-pending']);
+    expect(complete(['casdoctor', 'why'])).toEqual(['why-pending', 'why-this-type']);
+    expect(complete(['casdoctor', 'why-p'])).toEqual(['why-pending']);
     expect(complete(['casdoctor', ''])).toEqual(expect.arrayContaining(['why-pending', 'checks', 'explain', 'completion']));
   });
   it('completes Pending pod names from kubectl, in the namespace given with -n', () => {
@@ -245,6 +246,7 @@ describe('casdoctor completion zsh and fish', () => {
     expect(out.stderr).toBe('');
     expect(out.stdout.split('\n').filter(Boolean)).toEqual([
       expect.stringMatching(/^why-pending/),
+      expect.stringMatching(/^why-this-type/),
       'ledger-db-0',
       'ledger-db-1',
       'json',

@@ -61,6 +61,7 @@ function liveArgs(command: string): string[] | null | undefined {
     preflight: ['preflight', '--live', '-f', join(tmp, 'app.yaml'), '-o', 'json'],
     snapshot: ['snapshot', '-o', join(tmp, 'snapshot')],
     history: ['history', '-o', 'json'],
+    'why-this-type': ['why-this-type', '-o', 'json'],
     completion: null,
     checks: null,
     explain: null,

@@ -142,11 +142,12 @@ describe('deploy/casdoctor-iam-policy.json', () => {
   });
 
   it('allows every AWS call of a full live gather (the actions every command needs)', async () => {
-    // a cluster that runs Karpenter too: its EC2NodeClasses' zones make casdoctor read EC2's instance-type offerings
+    // a cluster that runs Karpenter too: its EC2NodeClasses' zones make casdoctor read EC2's instance-type offerings,
+    // and the spot prices why-this-type orders them by
     const { aws, got } = await gatherAll({}, { ...kubeFixture(), ec2NodeClasses: karpenterNodeClasses() });
     expect(got.gaps).toEqual([]);
     const called = [...new Set(aws.requests.map((r) => `${r.service}:${r.action}`))].sort();
-    expect(called.length).toBe(9);
+    expect(called.length).toBe(10);
     expect(called.filter((a) => !policyActions().includes(a))).toEqual([]);
     expect(policy.Statement[0].Action).toEqual(called);
   });

@@ -489,6 +489,40 @@ function operations(
           return { InstanceTypeOfferings: page, NextToken: next };
         },
       },
+      DescribeSpotPriceHistory: {
+        schema: EC2.DescribeSpotPriceHistory$,
+        handle: (input, d) => {
+          // EC2: with a StartTime, each (type, zone, product)'s price in effect then (its last change before it) and
+          // every change after; ProductDescriptions, InstanceTypes and AvailabilityZone narrow the rows
+          const start = input.StartTime === undefined ? undefined : new Date(input.StartTime as string | Date).getTime();
+          let rows = [...(d.spotPriceHistory ?? [])];
+          const products = (input.ProductDescriptions ?? []) as string[];
+          const types = (input.InstanceTypes ?? []) as string[];
+          if (products.length) rows = rows.filter((r) => products.includes(r.ProductDescription ?? ''));
+          if (types.length) rows = rows.filter((r) => types.includes(r.InstanceType));
+          if (input.AvailabilityZone) rows = rows.filter((r) => r.AvailabilityZone === input.AvailabilityZone);
+          if (start !== undefined) {
+            const inEffect = new Map<string, (typeof rows)[number]>();
+            for (const r of rows) {
+              const t = Date.parse(r.Timestamp);
+              const key = `${r.InstanceType}|${r.AvailabilityZone}|${r.ProductDescription}`;
+              const have = inEffect.get(key);
+              if (t <= start && (!have || t > Date.parse(have.Timestamp))) inEffect.set(key, r);
+            }
+            rows = rows.filter((r) => Date.parse(r.Timestamp) > start || inEffect.get(`${r.InstanceType}|${r.AvailabilityZone}|${r.ProductDescription}`) === r);
+          }
+          // newest first, as EC2 lists them
+          rows.sort((a, b) => Date.parse(b.Timestamp) - Date.parse(a.Timestamp));
+          const { page, next } = paginate(
+            rows.map((r) => ({ ...r, Timestamp: new Date(r.Timestamp) })),
+            input.NextToken,
+            input.MaxResults,
+            pageSize,
+            1000,
+          );
+          return { SpotPriceHistory: page, NextToken: next };
+        },
+      },
       GetInstanceTypesFromInstanceRequirements: {
         schema: EC2.GetInstanceTypesFromInstanceRequirements$,
         handle: (input, d) => {

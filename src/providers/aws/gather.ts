@@ -98,7 +98,7 @@ interface Failure {
   scope: string;
 }
 
-class CallBook {
+export class CallBook {
   readonly calls = new Map<string, number>();
   readonly failures = new Map<string, Failure[]>();
 

@@ -138,7 +138,7 @@ export async function gatherLive(opts: LiveOptions): Promise<RawInputs> {
   }
   // spot prices, for "why this instance type" (Karpenter orders its offerings by them)
   if (karpenter.present && aws.sources.length > 0 && offeringsRegion) {
-    const { gatherSpotPricesOrGap } = await import('./live-spot-prices.js');
+    const { gatherSpotPricesOrGap } = await import('../providers/aws/gather-spot-prices.js');
     aws = mergeInputs(aws, await gatherSpotPricesOrGap({
       region: offeringsRegion, profile: opts.profile, requestTimeoutMs: opts.requestTimeoutMs, onProgress: opts.onProgress,
       endpoint: opts.awsEndpoint, credentials: opts.awsCredentials, maxAttempts: opts.awsMaxAttempts,

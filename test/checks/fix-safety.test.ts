@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/checks/lib/engine.js';
 import { defineCheck } from '../../src/checks/define-check.js';
 import { tagCommand } from '../../src/checks/lib/support.js';
-import { remedyText } from '../../src/simulate/providers/types.js';
+import { remedyText } from '../../src/providers/types.js';
 import { applyFixRule, fixViolations, resourceEvidence, systemLabelOwner, templateTagEdits } from '../../src/checks/lib/fix-safety.js';
 import { CHECKS } from '../../src/checks/index.js';
 import type { CommandName } from '../../src/checks/define-check.js';

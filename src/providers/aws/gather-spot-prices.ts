@@ -2,12 +2,12 @@
 // UpdateSpotPricing@v1.14.1: Linux/UNIX products, StartTime now, so each type×zone's price in effect now), read only
 // when the cluster runs Karpenter. The SDK loads lazily; pages and bytes are bounded like every other AWS call, and a
 // denial becomes a gap (the answer then says spot prices are unknown and how to supply them).
-import type { Ec2SpotPrice } from '../model/aws.js';
-import { emptyInputs, type RawInputs } from '../model/snapshot.js';
-import { type AwsGatherOptions, awsClientConfig, boundAwsClient, CallBook, endpointFor, toAwsJson } from './live-aws.js';
-import { EnvironmentError, LimitExceededError } from './errors.js';
-import { liveLimits } from './live-limits.js';
-import { MAX_SPOT_ROWS } from './spot-prices.js';
+import type { Ec2SpotPrice } from '../../model/aws.js';
+import { emptyInputs, type RawInputs } from '../../model/snapshot.js';
+import { type AwsGatherOptions, awsClientConfig, boundAwsClient, CallBook, endpointFor, toAwsJson } from './gather.js';
+import { EnvironmentError, LimitExceededError } from '../../gather/errors.js';
+import { liveLimits } from '../../gather/live-limits.js';
+import { MAX_SPOT_ROWS } from '../../gather/spot-prices.js';
 
 /** DescribeSpotPriceHistory MaxResults maximum (Karpenter asks 2000; EC2 documents 1000). */
 const SPOT_PAGE_SIZE = 1000;

@@ -117,16 +117,7 @@ export interface ScaleDownAnalysis {
   notes: string[];
 }
 
-export type NodeScope = (node: Node, group: NodeGroup | undefined) => boolean;
-
-const scopes = new WeakMap<Analysis, NodeScope>();
 const cache = new WeakMap<Analysis, ScaleDownAnalysis>();
-
-/** Restricts what the command reports (the simulation still covers every node: budgets and capacity are shared). */
-export function setNodeScope(a: Analysis, scope: NodeScope): void {
-  scopes.set(a, scope);
-  cache.delete(a);
-}
 
 export function analyzeScaleDown(a: Analysis): ScaleDownAnalysis {
   let r = cache.get(a);
@@ -691,7 +682,6 @@ export function simulatedMoveOf(pod: Pod): string | undefined {
 function compute(a: Analysis): ScaleDownAnalysis {
   const ca = a.ca;
   const now = a.now;
-  const scope = scopes.get(a) ?? (() => true);
   const notes: string[] = [];
   const pdbTracker = new RemainingPdbTracker(a.raw.pdbs as PodDisruptionBudget[]);
   const ctx: DrainContext = { now, options: drainOptions(ca), listers: listers(a), pdbs: pdbTracker };
@@ -1073,7 +1063,7 @@ function compute(a: Analysis): ScaleDownAnalysis {
   }
 
   const entries = work.map((w) => w.entry);
-  const inScope = entries.filter((e) => scope(e.node, e.group));
+  const inScope = entries.filter((e) => a.nodeScope(e.node, e.group, a));
   const status = a.caStatus;
   if (status && !status.stale) {
     if (status.clusterScaleUp === 'InProgress')

@@ -9,26 +9,17 @@
 import { nodeVerdictWhenCaCannotRun, summaryWhenCaCannotRun } from './ca-running.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
 import type { CaConfig } from '../model/ca-config.js';
-import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
+import type { Node, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { gatheredList } from '../model/snapshot.js';
 import { formatResource } from '../model/quantity.js';
-import type {
-  BlockingPodReason,
-  BlockingPodReport,
-  GroupScaleDownOptions,
-  NodeUtilization,
-  NodeWait,
-  NotBlockingPod,
-  PodMove,
-  ScaleDownNodeReport,
-  UnremovableReason,
-} from '../model/scale-down.js';
+import type { BlockingPodReport, GroupScaleDownOptions, NodeUtilization, NodeWait, NotBlockingPod, PodMove, UnremovableReason } from '../model/scale-down.js';
 import type { ClusterView, NodeInfo } from '../model/scheduling.js';
 import type { Analysis } from './analysis.js';
+import type { BlockerDetail, Cooldown, NodeScaleDown, ScaleDownAnalysis } from './scale-down/types.js';
 import { eventTime } from './ca-events.js';
 import { classifyPodForCa, podPriority } from './ca-pod-filter.js';
-import { RemainingPdbTracker, type TrackedPdb } from './drainability/pdb-tracker.js';
+import { RemainingPdbTracker } from './drainability/pdb-tracker.js';
 import {
   blockingLocalVolumes,
   controllerRef,
@@ -57,65 +48,7 @@ export const SCALE_DOWN_DISABLED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/
 /** CA: core/scaledown/actuation MaxCloudProviderNodeDeletionTime — a ToBeDeleted taint younger than this = being deleted. */
 const MAX_NODE_DELETION_MS = 5 * 60_000;
 
-/** A pod that blocks the node, with what the remediation needs. */
-export interface BlockerDetail {
-  pod: Pod;
-  reason: BlockingPodReason;
-  message: string;
-  rule: string;
-  first: boolean;
-  /** LocalStorageRequested: the volumes safe-to-evict-local-volumes would have to name. */
-  localVolumes?: string[];
-  /** NotEnoughPdb: the PDBs with no disruptions left (at the time CA evaluated the node). */
-  pdbs?: TrackedPdb[];
-  /** ControllerNotFound / MinReplicasReached / NotReplicated: the pod's controller reference. */
-  controller?: OwnerReference;
-  /** UnmovableKubeSystemPod on CA 1.33+: when the pod stops blocking. */
-  blocksUntil?: Date;
-  /** UnmovableKubeSystemPod on CA <= 1.32: when 1.33+ would let it go (creation + 1h). */
-  wouldStopBlockingOn133?: Date;
-  /** MinReplicasReached: the ReplicaSet's spec.replicas. */
-  replicas?: number;
-}
-
-export interface NodeScaleDown {
-  node: Node;
-  name: string;
-  group?: NodeGroup;
-  report: ScaleDownNodeReport;
-  blockers: BlockerDetail[];
-  /** Whether CA's removal simulation ran for the node (it passed every earlier stage). */
-  simulated: boolean;
-  /** NoPlaceToMovePods: the pod that fits nowhere. */
-  unplaceablePod?: Pod;
-}
-
-export interface Cooldown {
-  /** What started it. */
-  cause: 'scale-up' | 'scale-down-failure' | 'scale-down-delete';
-  at: Date;
-  flag: string;
-  delayMs: number;
-  leftMs: number;
-  /** The ASG, when --scale-down-delay-type-local=true applies the delay to one group only. */
-  group?: string;
-  evidence: string;
-}
-
-export interface ScaleDownAnalysis {
-  nodes: NodeScaleDown[];
-  /** Nodes the command looks at (its --node / --nodegroup / -l), in snapshot order. */
-  inScope: NodeScaleDown[];
-  summary: string;
-  cooldowns: Cooldown[];
-  /** When the CA pod (re)started: its in-memory unneeded timers start from zero then. */
-  caStartedAt?: Date;
-  scaleDownEnabled: boolean;
-  clusterUnhealthy: boolean;
-  pdbs: TrackedPdb[];
-  groupOptions: Map<string, GroupScaleDownOptions>;
-  notes: string[];
-}
+export type { BlockerDetail, Cooldown, NodeScaleDown, ScaleDownAnalysis } from './scale-down/types.js';
 
 const cache = new WeakMap<Analysis, ScaleDownAnalysis>();
 

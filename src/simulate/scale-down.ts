@@ -8,7 +8,6 @@
  */
 import { nodeVerdictWhenCaCannotRun, summaryWhenCaCannotRun } from './ca-running.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
-import type { CaConfig } from '../model/ca-config.js';
 import type { Node, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { gatheredList } from '../model/snapshot.js';
@@ -17,26 +16,17 @@ import type { BlockingPodReport, GroupScaleDownOptions, NodeUtilization, NodeWai
 import type { ClusterView, NodeInfo } from '../model/scheduling.js';
 import type { Analysis } from './analysis.js';
 import type { BlockerDetail, Cooldown, NodeScaleDown, ScaleDownAnalysis } from './scale-down/types.js';
+import { minutes, pct, ref, round4 } from './scale-down/format.js';
+import { beingDeleted, caPodStart, caSnapshotPods, drainOptions, isReady, listers, taintTime } from './scale-down/node-facts.js';
 import { eventTime } from './ca-events.js';
 import { classifyPodForCa, podPriority } from './ca-pod-filter.js';
 import { RemainingPdbTracker } from './drainability/pdb-tracker.js';
-import {
-  blockingLocalVolumes,
-  controllerRef,
-  isDaemonSetPod,
-  podKeyOf,
-  safeToEvictLocalVolumes,
-} from './drainability/pod-util.js';
+import { blockingLocalVolumes, controllerRef, isDaemonSetPod, safeToEvictLocalVolumes } from './drainability/pod-util.js';
 import { replicaCountUnknown } from './drainability/replica-count.js';
 import { defaultRules, drainable, type RuleVerdict } from './drainability/rules.js';
 import { systemPodBlocksUntil } from './drainability/system.js';
-import type {
-  ControllerListers,
-  DrainContext,
-  DrainOptions,
-} from './drainability/types.js';
+import type { DrainContext } from './drainability/types.js';
 import { maxNodeStartupTimeMs, nodeReadinessState } from './node-groups.js';
-import { compileLabelSelector } from './predicates/labels.js';
 import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
 import { findUntoleratedTaint } from './predicates/taint-toleration.js';
 import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
@@ -45,8 +35,6 @@ import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.j
 import { calculateUtilization, nodeGpuResource } from './utilization.js';
 
 export const SCALE_DOWN_DISABLED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/scale-down-disabled';
-/** CA: core/scaledown/actuation MaxCloudProviderNodeDeletionTime — a ToBeDeleted taint younger than this = being deleted. */
-const MAX_NODE_DELETION_MS = 5 * 60_000;
 
 export type { BlockerDetail, Cooldown, NodeScaleDown, ScaleDownAnalysis } from './scale-down/types.js';
 
@@ -62,26 +50,7 @@ export function analyzeScaleDown(a: Analysis): ScaleDownAnalysis {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// configuration
-
-
-function drainOptions(ca: CaConfig): DrainOptions {
-  const f = ca.flags;
-  return {
-    minor: ca.version.minor,
-    skipNodesWithSystemPods: f.skipNodesWithSystemPods.value,
-    skipNodesWithLocalStorage: f.skipNodesWithLocalStorage.value,
-    skipNodesWithCustomControllerPods: f.skipNodesWithCustomControllerPods.value,
-    minReplicaCount: f.minReplicaCount.value,
-    ...(f.blockingSystemPodDistruptionTimeout.value !== undefined
-      ? { blockingSystemPodDistruptionTimeoutMs: f.blockingSystemPodDistruptionTimeout.value }
-      : {}),
-  };
-}
-
-function byKey<T extends { metadata: { namespace?: string; name?: string } }>(items: T[]): Map<string, T> {
-  return new Map(items.map((o) => [`${o.metadata.namespace ?? 'default'}/${o.metadata.name ?? ''}`, o]));
-}
+// what CA may decide either way
 
 /**
  * The parts of a blocked verdict that the real CA decides differently from run to run: which blocking pod it names
@@ -116,86 +85,6 @@ function orderDependence(blockers: BlockerDetail[]): string[] {
     );
   }
   return out;
-}
-
-/** CA's listers, one kind at a time: a kind missing from the snapshot cannot be looked up. */
-function listers(a: Analysis): ControllerListers {
-  const has = (k: 'replicaSets' | 'replicationControllers' | 'statefulSets' | 'daemonSets' | 'jobs') =>
-    a.raw.provided.has(k) && !a.gapFor(k);
-  return {
-    ...(has('replicationControllers') ? { replicationControllers: byKey(a.raw.replicationControllers) } : {}),
-    ...(has('replicaSets') ? { replicaSets: byKey(a.raw.replicaSets) } : {}),
-    ...(has('statefulSets') ? { statefulSets: byKey(a.raw.statefulSets) } : {}),
-    ...(has('daemonSets') ? { daemonSets: byKey(a.raw.daemonSets) } : {}),
-    ...(has('jobs') ? { jobs: byKey(a.raw.jobs) } : {}),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// node facts
-
-function isReady(node: Node): boolean {
-  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-function taintTime(node: Node, key: string): Date | undefined | null {
-  const t = node.spec?.taints?.find((x) => x.key === key);
-  if (!t) return null;
-  const secs = Number(t.value);
-  if (t.value && Number.isFinite(secs) && secs > 0) return new Date(secs * 1000);
-  return t.timeAdded ? new Date(t.timeAdded) : undefined;
-}
-
-/** CA: actuation.IsNodeBeingDeleted — a ToBeDeletedByClusterAutoscaler taint younger than 5 minutes. */
-function beingDeleted(node: Node, now: Date): boolean {
-  const t = taintTime(node, TO_BE_DELETED_TAINT);
-  if (t === null) return false;
-  if (t === undefined) return true;
-  return now.getTime() - t.getTime() < MAX_NODE_DELETION_MS;
-}
-
-/** CA's snapshot: scheduled, non-terminal, non-expendable pods; pods nominated to a node count on it. */
-function caSnapshotPods(a: Analysis): { pods: Pod[]; expendable: Pod[] } {
-  const cutoff = a.ca.flags.expendablePodsPriorityCutoff.value;
-  const pods: Pod[] = [];
-  const expendable: Pod[] = [];
-  for (const p of a.raw.pods) {
-    const phase = p.status?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') continue;
-    let placed = p;
-    if (!p.spec?.nodeName) {
-      const nominated = p.status?.nominatedNodeName;
-      if (!nominated) continue;
-      placed = { ...p, spec: { ...p.spec, nodeName: nominated } };
-    }
-    const prio = podPriority(p, a.priorityClasses);
-    // CA: static_autoscaler.go FilterOutExpendablePods — never in the snapshot
-    if (prio !== undefined && prio < cutoff) {
-      expendable.push(placed);
-      continue;
-    }
-    pods.push(placed);
-  }
-  return { pods, expendable };
-}
-
-function caPodStart(a: Analysis): Date | undefined {
-  const dep = a.raw.deployments.find(
-    (d) => d.metadata.namespace === a.ca.deployment?.namespace && d.metadata.name === a.ca.deployment?.name,
-  );
-  if (!dep) return undefined;
-  const sel = compileLabelSelector(dep.spec?.selector);
-  let newest: Date | undefined;
-  for (const p of a.raw.pods) {
-    if (p.metadata.namespace !== dep.metadata.namespace || p.status?.phase !== 'Running') continue;
-    if (!sel.matches(p.metadata.labels)) continue;
-    const statuses = (p.status?.containerStatuses ?? []) as Array<{ state?: { running?: { startedAt?: string } } }>;
-    const times = statuses.map((s) => s.state?.running?.startedAt).filter((t): t is string => !!t);
-    const t = times.length ? times.sort().at(-1) : (p.status?.startTime as string | undefined);
-    const d = t ? new Date(t) : undefined;
-    if (d && !Number.isNaN(d.getTime()) && (!newest || d > newest)) newest = d;
-  }
-  return newest;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -491,24 +380,6 @@ interface Working {
   podsToReschedule: Pod[];
   onCompletion: Pod[];
   ready: boolean;
-}
-
-/** Ratios in the JSON: four decimals are enough and keep the output stable. */
-function round4(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
-}
-
-function pct(v: number): string {
-  return `${(v * 100).toFixed(1).replace(/\.0$/, '')}%`;
-}
-
-function minutes(ms: number): string {
-  const m = Math.ceil(ms / 60_000);
-  return m >= 90 ? `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ''}` : `${m}m`;
-}
-
-function ref(pod: Pod): string {
-  return podKeyOf(pod);
 }
 
 /** Rule verdict for every pod on the node, plus the pods that do not block and why. */

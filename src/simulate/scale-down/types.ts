@@ -1,7 +1,7 @@
 // The scale-down analysis' shapes, shared by the planner's stages (src/simulate/scale-down.ts and scale-down/*).
 import type { Node, OwnerReference, Pod } from '../../model/k8s.js';
 import type { NodeGroup } from '../../model/node-group.js';
-import type { BlockingPodReason, GroupScaleDownOptions, ScaleDownNodeReport } from '../../model/scale-down.js';
+import type { BlockingPodReason, GroupScaleDownOptions, NodeWait, ScaleDownNodeReport, UnremovableReason } from '../../model/scale-down.js';
 import type { TrackedPdb } from '../drainability/pdb-tracker.js';
 
 /** A pod that blocks the node, with what the remediation needs. */
@@ -62,4 +62,15 @@ export interface ScaleDownAnalysis {
   pdbs: TrackedPdb[];
   groupOptions: Map<string, GroupScaleDownOptions>;
   notes: string[];
+}
+
+/** A node on its way through the planner's stages: the first stage that keeps it sets its reason. */
+export interface Working {
+  entry: NodeScaleDown;
+  reason?: UnremovableReason;
+  summary?: string;
+  waits: NodeWait[];
+  podsToReschedule: Pod[];
+  onCompletion: Pod[];
+  ready: boolean;
 }

@@ -1,5 +1,5 @@
 import { shellCommand } from '../model/shell.js';
-import { SCALE_DOWN_DISABLED_ANNOTATION } from '../simulate/scale-down.js';
+import { SCALE_DOWN_DISABLED_ANNOTATION } from '../simulate/scale-down/eligibility.js';
 import { defineCheck } from './define-check.js';
 import { nodeSubject, nodesWithReason } from './lib/scale-down.js';
 

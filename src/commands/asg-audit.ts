@@ -1,22 +1,20 @@
 import { isKarpenterOnly } from '../checks/lib/route.js';
-import { safeText } from '../report/sanitize.js';
-import { runChecks } from '../checks/lib/engine.js';
-import { CHECKS } from '../checks/index.js';
 import { InputError } from '../model/errors.js';
-import { isIncompleteSkip, SEVERITY_ORDER } from '../model/findings.js';
+import { isIncompleteSkip } from '../model/findings.js';
 import type { RawInputs } from '../model/snapshot.js';
 import { renderAsgAuditText } from '../report/asg-audit-text.js';
 import { terminalStyle, wantsColor } from '../report/style.js';
 import type { Analysis } from '../simulate/analysis.js';
 import { auditedGroups, nodeGroupReport, setAuditedAsgs, unknownAsgNames } from '../providers/aws/asg-audit.js';
 import { buildIamPlan } from '../providers/aws/iam.js';
-import { isPendingCandidate } from '../model/k8s.js';
 import {
   parseRequestTimeout,
   reportHeader,
   stdoutSink,
   writeMachineReport,
 } from './common.js';
+import { checksOf, warnInputs } from './pipeline.js';
+import { exitCodeFor } from './strict.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export interface AsgAuditOptions extends GlobalOptions {
@@ -113,7 +111,6 @@ export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, 
       `${o.from.length ? o.from.join(', ') : 'the cluster'} runs Karpenter and no Cluster Autoscaler (no CA Deployment, no --ca-args, no fresh cluster-autoscaler-status ConfigMap): its ${names.length} Auto Scaling group(s) (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}) are resized by no autoscaler, and asg-audit audits CA's groups. If CA runs outside the cluster, pass its flags with --ca-args "<flags>"; casdoctor why-pending and scale-down-blockers explain Karpenter's decisions`,
     );
   }
-  analysis.scope = isPendingCandidate;
   if (o.asg && o.asg.length > 0) {
     const unknown = unknownAsgNames(analysis, o.asg);
     if (unknown.length > 0) {
@@ -126,11 +123,10 @@ export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, 
   }
   await gatherIam(raw, analysis, o, deps);
 
-  const { findings, skipped } = runChecks(CHECKS, analysis, 'asg-audit');
+  const { findings, skipped } = checksOf(analysis, 'asg-audit');
   const nodeGroups = auditedGroups(analysis).map((g) => nodeGroupReport(analysis, g));
 
-  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
-  for (const g of raw.gaps) if (g.resource !== IAM_KIND) deps.stderr(`warning: ${safeText(g.detail)}\n`);
+  warnInputs(raw, deps, (g) => g.resource !== IAM_KIND);
 
   if (o.output === 'json' || o.output === 'yaml') {
     // streamed: no string holds the document (schemaVersion 1: the shape is unchanged, docs/json.md)
@@ -161,9 +157,8 @@ export async function auditAsgs(o: AsgAuditOptions, deps: Deps, raw: RawInputs, 
       ),
     );
   }
-  if (o.failOn === 'never') return { exitCode: EXIT.ok };
-  const threshold = SEVERITY_ORDER[o.failOn];
-  if (findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold)) return { exitCode: EXIT.findings };
+  const exitCode = exitCodeFor(o.failOn, findings);
+  if (exitCode !== EXIT.ok || o.failOn === 'never') return { exitCode };
   if (o.iamPolicy?.length && skipped.some((k) => k.checkId.startsWith('iam-') && isIncompleteSkip(k)))
     return { exitCode: EXIT.incomplete };
   return { exitCode: EXIT.ok };

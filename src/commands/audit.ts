@@ -1,10 +1,11 @@
 // The node-group audit's dispatcher: `asg-audit` and `node-group-audit` gather the same input, build the Analysis once,
 // and hand it to the audit of the provider CA runs (the Auto Scaling group audit under AWS, the provider's own node-group
 // audit otherwise). Each command keeps its name, help and report header; only this file picks between the two audits.
-import { Analysis } from '../simulate/analysis.js';
+import { isPendingCandidate } from '../model/k8s.js';
 import { type AsgAuditOptions, auditAsgs } from './asg-audit.js';
-import { gatherInputs, loadInstanceTypeData, requireOutput, resolveNow, splitArgs } from './common.js';
+import { requireOutput } from './common.js';
 import { runProviderAudit } from './node-group-audit.js';
+import { analyse } from './pipeline.js';
 import type { Deps, RunResult } from './types.js';
 
 export type AuditCommand = 'asg-audit' | 'node-group-audit';
@@ -12,12 +13,8 @@ export type AuditCommand = 'asg-audit' | 'node-group-audit';
 /** Either audit command: gathers, builds the Analysis, and runs the audit of CA's provider under the command's name. */
 export async function runAudit(o: AsgAuditOptions, deps: Deps, command: AuditCommand): Promise<RunResult> {
   requireOutput(o.output, ['table', 'json', 'yaml'], command);
-  resolveNow(o, deps); // a bad --now fails before a long gather
-  const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
-  const raw = await gatherInputs(o, deps);
-  // without --now, a dump is read as at its own time
-  const now = resolveNow(o, deps, raw);
-  const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
+  // the audit's pods are those waiting for a node (a group's targeted pods)
+  const { raw, analysis } = await analyse(o, deps, { scopes: () => ({ podScope: isPendingCandidate }) });
   // the Auto Scaling group audit is AWS's (asg-audit is its name there; node-group-audit says the same on AWS)
   if (analysis.provider.auditCommand === 'asg-audit') return auditAsgs(o, deps, raw, analysis);
   return runProviderAudit(o, deps, raw, analysis, command);

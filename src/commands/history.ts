@@ -1,7 +1,6 @@
 // casdoctor history: gather once (events, objects, the autoscalers' logs, ASG activities, CloudTrail), then the pure
 // history (src/simulate/history) tells a node's life, a pod's wait or the groups' window; rendered as a table or JSON.
 import { InputError, UsageError } from '../model/errors.js';
-import { SEVERITY_ORDER } from '../model/findings.js';
 import type { HistorySourceStatus, HistoryStep } from '../model/history.js';
 import { parseGoDuration } from '../model/duration.js';
 import { findingBlock, findingCounts } from '../report/findings-text.js';
@@ -9,7 +8,8 @@ import { safeText } from '../report/sanitize.js';
 import { terminalStyle } from '../report/style.js';
 import { plainTable } from '../report/table.js';
 import { gatherInputs, parseRequestTimeout, requireOutput, resolveNow, stdoutSink, writeMachineReport } from './common.js';
-import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
+import { exitCodeFor } from './strict.js';
+import type { Deps, GlobalOptions, RunResult } from './types.js';
 
 export interface HistoryOptions extends GlobalOptions {
   node?: string;
@@ -171,9 +171,7 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
     if (ctx.clockNotes.length) out.push('', s.bold('clocks and coverage:'), ...ctx.clockNotes.map((n) => `  - ${safeText(n)}`));
     deps.stdout(`${out.join('\n')}\n`);
   }
-  if (o.failOn === 'never') return { exitCode: EXIT.ok };
-  const threshold = SEVERITY_ORDER[o.failOn];
-  return { exitCode: findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok };
+  return { exitCode: exitCodeFor(o.failOn, findings) };
 }
 
 /** The subject of a step in a table: a node story names the pods; a window names the node (or instance, or group). */

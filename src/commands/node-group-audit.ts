@@ -1,16 +1,12 @@
 // node-group-audit: the audit under any provider. AWS: asg-audit's report (its AWS name). externalgrpc: the groups as
 // the provider declares them, the stage of every instance record, and the provider's findings.
-import { runChecks } from '../checks/lib/engine.js';
-import { CHECKS } from '../checks/index.js';
 import { GRPC_INSTANCE_STAGES } from '../model/externalgrpc.js';
-import { SEVERITY_ORDER } from '../model/findings.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { findingBlock, findingCounts, skippedLines } from '../report/findings-text.js';
 import { safeText } from '../report/sanitize.js';
 import { terminalStyle, wantsColor } from '../report/style.js';
 import { fitTable, plainTable, wrapProse } from '../report/table.js';
 import type { Analysis } from '../simulate/analysis.js';
-import { isPendingCandidate } from '../model/k8s.js';
 import type { AsgAuditOptions } from './asg-audit.js';
 import type { RawInputs } from '../model/snapshot.js';
 import {
@@ -19,7 +15,9 @@ import {
   stdoutSink,
   writeMachineReport,
 } from './common.js';
-import { type Deps, EXIT, type RunResult } from './types.js';
+import { checksOf, warnInputs } from './pipeline.js';
+import { exitCodeFor } from './strict.js';
+import type { Deps, RunResult } from './types.js';
 import { isGrpcGroup } from '../providers/externalgrpc/words.js';
 
 /** "Running 3, Created 1, Pending 1 (1 failed)": instance records by stage, in life-cycle order. */
@@ -46,8 +44,7 @@ export async function runProviderAudit(
   command: 'node-group-audit' | 'asg-audit',
 ): Promise<RunResult> {
   const now = analysis.now;
-  analysis.scope = isPendingCandidate;
-  const { findings, skipped } = runChecks(CHECKS, analysis, 'asg-audit');
+  const { findings, skipped } = checksOf(analysis, 'asg-audit');
   const ctx = analysis.providerContext;
   const groups = analysis.nodeGroups.map((g) => {
     const t = analysis.template(g);
@@ -63,7 +60,7 @@ export async function runProviderAudit(
       instances: isGrpcGroup(g) ? g.grpc.instances.map((i) => ({ id: i.id, name: i.name, stage: i.stage, status: i.status, ...(i.updateTime ? { updateTime: i.updateTime } : {}) })) : [],
     };
   });
-  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
+  warnInputs(raw, deps, false);
   if (o.output === 'json' || o.output === 'yaml') {
     await writeMachineReport(
       o.output,
@@ -85,7 +82,5 @@ export async function runProviderAudit(
     out.push(findingCounts(findings), ...skippedLines(skipped, s));
     deps.stdout(`${out.map((b) => (width && b !== table ? wrapProse(b, width) : b)).join('\n')}\n`);
   }
-  if (o.failOn === 'never') return { exitCode: EXIT.ok };
-  const threshold = SEVERITY_ORDER[o.failOn];
-  return { exitCode: findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok };
+  return { exitCode: exitCodeFor(o.failOn, findings) };
 }

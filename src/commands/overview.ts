@@ -1,14 +1,12 @@
 // `casdoctor` with no subcommand: a one-screen overview of autoscaling health, then (at a terminal) a menu of next steps.
 import { caRunning } from '../simulate/ca-running.js';
-import { CHECKS } from '../checks/index.js';
-import { runChecks } from '../checks/lib/engine.js';
 import { CA_HEALTH_CHECKS, caHealthFrom } from '../model/ca-health.js';
 import { shellCommand } from '../model/shell.js';
 import { formatDurationShort } from '../model/duration.js';
 import { safeText as t } from '../report/sanitize.js';
 import { PLAIN, type Style, terminalStyle, wantsColor } from '../report/style.js';
 import { wrapProse } from '../report/table.js';
-import { Analysis } from '../simulate/analysis.js';
+import type { Analysis } from '../simulate/analysis.js';
 import { caVersionText } from '../simulate/ca-config.js';
 import { analyzeScaleDown } from '../simulate/scale-down.js';
 import { analyzePods } from '../simulate/why-pending.js';
@@ -26,7 +24,8 @@ import { isKarpenterOnly, noCaOverviewLine, podRoute } from '../checks/lib/route
 import type { PodVerdict } from '../model/why-pending.js';
 import { stuckNodeClaims } from '../simulate/providers/karpenter/placement.js';
 import { gatherIam } from './asg-audit.js';
-import { gatherInputs, loadInstanceTypeData, renderMachineReport, requireOutput, resolveNow, splitArgs } from './common.js';
+import { renderMachineReport, requireOutput } from './common.js';
+import { analyse, checksOf } from './pipeline.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export type { OverviewData } from './overview-data.js';
@@ -42,20 +41,18 @@ function countBy<T>(items: T[], key: (t: T) => string | undefined): Array<[strin
 }
 
 export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ data: OverviewData; exitCode: number }> {
-  resolveNow(o, deps); // a bad --now fails before a long gather
-  const raw = await gatherInputs(o, deps);
-  // without --now, a dump is read as at its own time
-  const now = resolveNow(o, deps, raw);
-  // nothing casdoctor reads: an error like every subcommand's, not an all-clear built from nothing
-  if (!raw.provided.has('pods') && !raw.provided.has('nodes') && !raw.provided.has('autoScalingGroups')) {
-    throw new InputError(
-      o.from.length
-        ? `no Pods, Nodes or Auto Scaling groups in ${o.from.join(', ')}: add \`kubectl get pods,nodes -A -o json\` and \`aws autoscaling describe-auto-scaling-groups --output json\` output`
-        : 'no Pods, Nodes or Auto Scaling groups could be listed',
-    );
-  }
-  const a = new Analysis(raw, { now, caArgs: o.caArgs ? splitArgs(o.caArgs) : undefined, staticInstanceTypes: await loadInstanceTypeData() });
-  a.scope = isPendingCandidate;
+  const { raw, now, analysis: a } = await analyse(o, deps, {
+    // nothing casdoctor reads: an error like every subcommand's, not an all-clear built from nothing
+    require: (raw) => {
+      if (raw.provided.has('pods') || raw.provided.has('nodes') || raw.provided.has('autoScalingGroups')) return;
+      throw new InputError(
+        o.from.length
+          ? `no Pods, Nodes or Auto Scaling groups in ${o.from.join(', ')}: add \`kubectl get pods,nodes -A -o json\` and \`aws autoscaling describe-auto-scaling-groups --output json\` output`
+          : 'no Pods, Nodes or Auto Scaling groups could be listed',
+      );
+    },
+    scopes: () => ({ podScope: isPendingCandidate }),
+  });
   await gatherIam(raw, a, { ...o }, deps);
 
   const ca = a.ca;
@@ -92,7 +89,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
     caLines.push(t(`CA log: ${where}, ${log.firstTime ?? '?'} to ${log.lastTime ?? '?'}`));
   }
   // is CA running at all: its pod, its log, its metrics (the CA-health checks), first in the overview too
-  const healthRun = runChecks(CHECKS, a, 'why-pending');
+  const healthRun = checksOf(a, 'why-pending');
   const health = caHealthFrom(healthRun.findings);
   // a health check that could not run is named, never counted as "no problem"
   const healthIds = new Set<string>(CA_HEALTH_CHECKS);
@@ -139,7 +136,7 @@ export async function buildOverview(o: GlobalOptions, deps: Deps): Promise<{ dat
   if (stopped === 'cannot-run' || stopped === 'likely-cannot-run') scaleDown = { ...scaleDown, caNotRunning: true };
 
   const otherProvider = a.provider.groupKinds.length === 0;
-  const asgRun = a.provider.groupKinds.every((k) => raw.provided.has(k)) && !karpenterOnly ? runChecks(CHECKS, a, 'asg-audit') : { findings: [], skipped: [] };
+  const asgRun = a.provider.groupKinds.every((k) => raw.provided.has(k)) && !karpenterOnly ? checksOf(a, 'asg-audit') : { findings: [], skipped: [] };
   const bySev = (s: string) => asgRun.findings.filter((f) => f.severity === s).length;
   const iamFindings = asgRun.findings.filter((f) => f.checkId.startsWith('iam-'));
   const iamSkipped = asgRun.skipped.find((s) => s.checkId.startsWith('iam-'));

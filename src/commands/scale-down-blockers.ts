@@ -1,21 +1,18 @@
 import { isKarpenterNode, karpenterDisruptions, karpenterInputs, karpenterLog } from '../checks/lib/karpenter.js';
 import { karpenterKeeps, karpenterNodeJson, renderKarpenterDisruptionSection } from '../report/karpenter-text.js';
 import { isKarpenterOnly, karpenterHeaderText } from '../checks/lib/route.js';
-import { safeText } from '../report/sanitize.js';
 import { caHealthFrom } from '../model/ca-health.js';
-import { runChecks } from '../checks/lib/engine.js';
-import { CHECKS } from '../checks/index.js';
 import { InputError, UsageError } from '../model/errors.js';
 import type { ScaleDownNodeReport } from '../model/scale-down.js';
+import type { LabelSelectorRequirement, Node } from '../model/k8s.js';
+import type { NodeGroup } from '../model/node-group.js';
 import type { RawInputs } from '../model/snapshot.js';
-import { SEVERITY_ORDER } from '../model/findings.js';
 import { renderScaleDownText, type ScaleDownTextInput, scaleDownTextBlocks } from '../report/scale-down-text.js';
 import { terminalStyle, wantsColor } from '../report/style.js';
-import { Analysis } from '../simulate/analysis.js';
-import { analyzeScaleDown, setNodeScope } from '../simulate/scale-down.js';
+import type { Analysis } from '../simulate/analysis.js';
+import { analyzeScaleDown } from '../simulate/scale-down.js';
 import {
   gatherInputs,
-  loadInstanceTypeData,
   headerProvider,
   noNodeGroupsNote,
   reportHeader,
@@ -26,9 +23,9 @@ import {
   writeMachineReport,
   renderNames,
   requireOutput,
-  resolveNow,
-  splitArgs,
 } from './common.js';
+import { analyse, checksOf, warnInputs } from './pipeline.js';
+import { exitCodeFor } from './strict.js';
 import { labelsMatch, parseLabelSelector } from './selector.js';
 import { parseWatchInterval } from './watch-interval.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
@@ -146,14 +143,34 @@ export function resolveNodeName(arg: string, names: readonly string[], providerI
   throw new InputError(`node ${name} not found; nodes: ${listOf([...names].sort())}`);
 }
 
-/** One complete run: gather, analyse, check, render. */
-export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<ScaleDownRound> {
-  const reqs = o.selector ? parseLabelSelector(o.selector) : [];
-  resolveNow(o, deps); // a bad --now fails before a long gather
-  const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
-  const raw = await gatherInputs(o, deps);
-  // without --now, a dump is read as at its own time
-  const now = resolveNow(o, deps, raw);
+/**
+ * What --nodegroup names: a CA node group, else a Karpenter NodePool; nodepool/NAME (as the lists name a NodePool) is
+ * the NodePool NAME unless a group has that very name.
+ */
+function nodegroupTarget(arg: string, a: Analysis): { name: string; isGroup: boolean } {
+  const isGroup = (name: string) => a.nodeGroupsResult.nodeGroups.some((g) => g.name === name);
+  const name = arg.startsWith('nodepool/') && !isGroup(arg) ? arg.slice('nodepool/'.length) : arg;
+  return { name, isGroup: isGroup(name) };
+}
+
+/** The nodes the command shows (--node resolved, --nodegroup, -l); the simulation still covers every node. */
+function nodeScopeOf(
+  node: string | undefined,
+  nodegroup: string | undefined,
+  reqs: LabelSelectorRequirement[],
+): (n: Node, group: NodeGroup | undefined, a: Analysis) => boolean {
+  let target: { name: string; isGroup: boolean } | undefined;
+  return (n, group, a) => {
+    if (node !== undefined && n.metadata.name !== node) return false;
+    if (reqs.length > 0 && !labelsMatch(reqs, n.metadata.labels)) return false;
+    if (nodegroup === undefined) return true;
+    target ??= nodegroupTarget(nodegroup, a);
+    // a NodePool's nodes belong to no CA group: its label names the pool (docs/karpenter.md)
+    return group?.name === target.name || (!target.isGroup && isKarpenterNode(n) && n.metadata.labels?.['karpenter.sh/nodepool'] === target.name);
+  };
+}
+
+function requireNodesAndPods(o: ScaleDownBlockersOptions, raw: RawInputs): void {
   for (const kind of ['nodes', 'pods'] as const) {
     if (!raw.provided.has(kind)) {
       throw new InputError(
@@ -165,33 +182,33 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   }
   // a node whose pods the dump left out looks empty, hence "removable": scale-down needs every pod, as a missing list
   if (raw.podsPartial) throw new InputError(`scale-down cannot be evaluated on part of the cluster's pods: ${raw.podsPartial.detail}`);
-  const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
-  const names = raw.nodes.map((n) => n.metadata.name ?? '');
-  if (o.node) o = { ...o, node: resolveNodeName(o.node, names, new Map(raw.nodes.map((n) => [n.metadata.name ?? '', n.spec?.providerID ?? '']))) };
+}
+
+/** One complete run: gather, analyse, check, render. */
+export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<ScaleDownRound> {
+  const reqs = o.selector ? parseLabelSelector(o.selector) : [];
+  const { raw, now, analysis } = await analyse(o, deps, {
+    require: (raw) => requireNodesAndPods(o, raw),
+    scopes: (raw) => {
+      const names = raw.nodes.map((n) => n.metadata.name ?? '');
+      if (o.node) o = { ...o, node: resolveNodeName(o.node, names, new Map(raw.nodes.map((n) => [n.metadata.name ?? '', n.spec?.providerID ?? '']))) };
+      return { nodeScope: nodeScopeOf(o.node, o.nodegroup, reqs) };
+    },
+  });
   const kPresent = karpenterInputs(analysis).present;
   const nodePoolNames = karpenterInputs(analysis).nodePools.map((np) => np.metadata.name ?? '');
-  const isGroup = (name: string) => analysis.nodeGroupsResult.nodeGroups.some((g) => g.name === name);
-  // --nodegroup names a CA group or a Karpenter NodePool (one place to ask why a node stays); a NodePool as the list
-  // below names it, nodepool/NAME, is that NodePool
-  if (o.nodegroup?.startsWith('nodepool/') && !isGroup(o.nodegroup)) o = { ...o, nodegroup: o.nodegroup.slice('nodepool/'.length) };
-  if (o.nodegroup && !isGroup(o.nodegroup) && !nodePoolNames.includes(o.nodegroup)) {
-    const groups = [...analysis.nodeGroupsResult.nodeGroups.map((g) => g.name), ...nodePoolNames.map((n) => `nodepool/${n}`)].sort();
-    throw new InputError(
-      `node group ${o.nodegroup} not found${groups.length ? `; Auto Scaling groups: ${listOf(groups)}` : ': the input has no Auto Scaling groups'}`,
-    );
+  if (o.nodegroup) {
+    const target = nodegroupTarget(o.nodegroup, analysis);
+    o = { ...o, nodegroup: target.name };
+    if (!target.isGroup && !nodePoolNames.includes(target.name)) {
+      const groups = [...analysis.nodeGroupsResult.nodeGroups.map((g) => g.name), ...nodePoolNames.map((n) => `nodepool/${n}`)].sort();
+      throw new InputError(
+        `node group ${o.nodegroup} not found${groups.length ? `; Auto Scaling groups: ${listOf(groups)}` : ': the input has no Auto Scaling groups'}`,
+      );
+    }
   }
-  setNodeScope(
-    analysis,
-    (node, group) =>
-      (o.node === undefined || node.metadata.name === o.node) &&
-      (o.nodegroup === undefined ||
-        group?.name === o.nodegroup ||
-        // a NodePool's nodes belong to no CA group: its label names the pool (docs/karpenter.md)
-        (!isGroup(o.nodegroup) && isKarpenterNode(node) && node.metadata.labels?.['karpenter.sh/nodepool'] === o.nodegroup)) &&
-      (reqs.length === 0 || labelsMatch(reqs, node.metadata.labels)),
-  );
   const sd = analyzeScaleDown(analysis);
-  const checkRun = runChecks(CHECKS, analysis, 'scale-down-blockers');
+  const checkRun = checksOf(analysis, 'scale-down-blockers');
   const skipped = checkRun.skipped;
   // Karpenter's nodes belong to no ASG by design: CA's "not autoscaled" about them is not a problem to fix
   const karpenterNodeNames = new Set(raw.nodes.filter(isKarpenterNode).map((n) => n.metadata.name ?? ''));
@@ -223,8 +240,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
       : n.report;
   });
 
-  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
-  for (const g of raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
+  warnInputs(raw, deps);
 
   let text: string;
   let write: DeferredWrite | undefined;
@@ -295,10 +311,8 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
   }
   const nodes = sd.inScope.map((n) => n.report);
   const deferred = write ? { write } : {};
-  if (!o.failOnExplicit || o.failOn === 'never') return { text, nodes, exitCode: EXIT.ok, ...deferred };
-  const threshold = SEVERITY_ORDER[o.failOn];
-  const exitCode = findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold) ? EXIT.findings : EXIT.ok;
-  return { text, nodes, exitCode, ...deferred };
+  // the global --fail-on default does not fail this command: only one given on its command line
+  return { text, nodes, exitCode: o.failOnExplicit ? exitCodeFor(o.failOn, findings) : EXIT.ok, ...deferred };
 }
 
 /** Blocks of a text report to `sink`, each followed by a newline, in chunks of about 64 KiB (backpressure honoured). */

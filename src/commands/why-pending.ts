@@ -1,9 +1,7 @@
 import { safeText } from '../report/sanitize.js';
 import { caHealthFrom } from '../model/ca-health.js';
-import { runChecks } from '../checks/lib/engine.js';
-import { CHECKS } from '../checks/index.js';
 import { InputError, UsageError } from '../model/errors.js';
-import { isIncompleteSkip, SEVERITY_ORDER } from '../model/findings.js';
+import { isIncompleteSkip } from '../model/findings.js';
 import type { Pod } from '../model/k8s.js';
 import type { RawInputs } from '../model/snapshot.js';
 import type { PodReport } from '../model/why-pending.js';
@@ -15,14 +13,12 @@ import { renderWhyPendingText } from '../report/why-pending-text.js';
 import { karpenterInputs, karpenterPodView } from '../checks/lib/karpenter.js';
 import { autoscalersInInput, isKarpenterOnly, karpenterHeaderText, podRoute, type AutoscalersInInput, type PodRouteFact } from '../checks/lib/route.js';
 import { renderKarpenterPodSection, withKarpenterEntries } from '../report/karpenter-text.js';
-import { Analysis } from '../simulate/analysis.js';
 import { loggedFailureText } from '../simulate/ca-record.js';
 import { analyzePods } from '../simulate/why-pending.js';
 import { isPendingCandidate } from '../model/k8s.js';
 import { podRequests, type ResourceProblem } from '../simulate/resources.js';
 import {
   gatherInputs,
-  loadInstanceTypeData,
   headerProvider,
   noNodeGroupsNote,
   reportHeader,
@@ -32,13 +28,13 @@ import {
   renderNames,
   requireOutput,
   resolveNow,
-  splitArgs,
   stdoutSink,
   writeMachineReport,
 } from './common.js';
+import { analyse, checksOf, warnInputs } from './pipeline.js';
 import { controllerPodSelector, labelsMatch, parseControllerRef, parseLabelSelector } from './selector.js';
 import { parseWatchInterval } from './watch-interval.js';
-import { strictExitCode } from './strict.js';
+import { exitCodeFor, strictExitCode } from './strict.js';
 import { type Deps, EXIT, type GlobalOptions, type RunResult } from './types.js';
 
 export interface WhyPendingOptions extends GlobalOptions {
@@ -234,23 +230,22 @@ function rejectInvalidQuantities(pods: Pod[]): void {
 
 /** One complete run: gather, analyse, check, render; with a sink, -o json|yaml is written to it instead of returned. */
 export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: ChunkSink | 'deferred'): Promise<WhyPendingRound> {
-  resolveNow(o, deps); // a bad --now fails before a long gather
-  const caArgs = o.caArgs ? splitArgs(o.caArgs) : undefined;
-  const raw = await gatherInputs(o, deps, 'why-pending');
-  // without --now, a dump is read as at its own time
-  const now = resolveNow(o, deps, raw);
-  if (!raw.provided.has('pods')) {
-    throw new InputError(
-      o.from.length
-        ? `no Pods in ${o.from.join(', ')}: add \`kubectl get pods -A -o json\` output`
-        : 'no Pods could be listed from the cluster',
-    );
-  }
-  const analysis = new Analysis(raw, { now, caArgs, staticInstanceTypes: await loadInstanceTypeData() });
-  analysis.scope = selectPods(raw, o);
+  const { raw, now, analysis } = await analyse(o, deps, {
+    fields: 'why-pending',
+    require: (raw) => {
+      if (raw.provided.has('pods')) return;
+      throw new InputError(
+        o.from.length
+          ? `no Pods in ${o.from.join(', ')}: add \`kubectl get pods -A -o json\` output`
+          : 'no Pods could be listed from the cluster',
+      );
+    },
+    // the pod named, or every Pending pod of -n/-A/-l; an unknown pod is an error naming what exists
+    scopes: (raw) => ({ podScope: selectPods(raw, o) }),
+  });
   rejectInvalidQuantities(raw.pods.filter(analysis.scope));
   const pods = analyzePods(analysis);
-  const { findings, skipped } = runChecks(CHECKS, analysis, 'why-pending');
+  const { findings, skipped } = checksOf(analysis, 'why-pending');
   const karpenterOnly = isKarpenterOnly(analysis);
   const caHealth = caHealthFrom(findings);
   // when CA is not running, a scale-up is what CA would do once it runs again, not what happens now
@@ -280,8 +275,7 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
     : [];
   const kByReport = new Map(reports.map((r, i) => [r, kViews[i]]));
 
-  for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
-  for (const g of raw.gaps) deps.stderr(`warning: ${safeText(g.detail)}\n`);
+  warnInputs(raw, deps);
 
   let text: string;
   let write: DeferredWrite | undefined;
@@ -338,14 +332,9 @@ export async function whyPendingRound(o: WhyPendingOptions, deps: Deps, sink?: C
       await terminalStyle(wantsColor(o, deps)),
     );
   }
-  let exitCode: number = EXIT.ok;
-  if (o.failOn !== 'never') {
-    // the verdict of the autoscaler that serves each pod: a pod Karpenter provisions for fails no gate
-    const cannot = reports.some((r) => r.verdict === 'no-scale-up' || r.verdict === 'ignored');
-    const threshold = SEVERITY_ORDER[o.failOn];
-    const failing = findings.some((f) => SEVERITY_ORDER[f.severity] <= threshold);
-    exitCode = cannot || failing ? EXIT.findings : EXIT.ok;
-  }
+  // the verdict of the autoscaler that serves each pod: a pod Karpenter provisions for fails no gate
+  const cannot = reports.some((r) => r.verdict === 'no-scale-up' || r.verdict === 'ignored');
+  const exitCode = exitCodeFor(o.failOn, findings, cannot);
   // --strict: a check skipped for missing or forbidden data leaves the report incomplete (exit 3)
   return { text, reports, exitCode: strictExitCode(exitCode, o.strict, skipped.some(isIncompleteSkip)), ...(write ? { write } : {}) };
 }

@@ -33,15 +33,30 @@ import { isAsgGroup } from '../providers/aws/words.js';
 /** Parts of CA's own record a check may need; missing ones make the check skipped with how to supply them. */
 export type CaRecordKind = 'caLog' | 'caMetrics' | 'caSnapshotz';
 
+/** Picks CA's cloud provider from CA's flags and the input (CA's cloudprovider/builder: one switch over the registry). */
+export type ProviderResolver = (ca: CaConfig, raw: RawInputs) => NodeGroupProvider;
+
+/** Pod selection of a command (why-pending <pod>, -n, -l, --all). */
+export type PodScope = (pod: Pod) => boolean;
+
+/**
+ * Node selection of a command (scale-down-blockers --node, --nodegroup, -l): what it reports, never what it simulates.
+ * Called lazily, with the analysis, so a scope may ask which node groups exist.
+ */
+export type NodeScope = (node: Node, group: NodeGroup | undefined, a: Analysis) => boolean;
+
 export interface AnalysisOptions {
   now: Date;
   /** --ca-args, split into flags */
   caArgs?: string[];
   staticInstanceTypes: StaticInstanceTypeData;
+  /** CA's cloud provider, resolved once CA's flags are read; absent = the registry's providerFor. */
+  provider?: ProviderResolver;
+  /** The pods the command asks about; absent = every pod. */
+  podScope?: PodScope;
+  /** The nodes the command reports on; absent = every node. */
+  nodeScope?: NodeScope;
 }
-
-/** Pod selection of a command (why-pending <pod>, -n, -l, --all). */
-export type PodScope = (pod: Pod) => boolean;
 
 const HUMAN_KIND: Partial<Record<DataKind, string>> = {
   pods: 'pods',
@@ -91,13 +106,33 @@ function memo<T>(fn: () => T): () => T {
 export class Analysis {
   readonly now: Date;
   private templates = new Map<string, TemplateResult>();
-  scope: PodScope = () => true;
+  private podScope: PodScope;
+  /** The nodes the command reports on (scale-down-blockers' filters); every node unless the command narrowed them. */
+  readonly nodeScope: NodeScope;
 
   constructor(
     readonly raw: RawInputs,
     private readonly options: AnalysisOptions,
   ) {
     this.now = options.now;
+    this.podScope = options.podScope ?? (() => true);
+    this.nodeScope = options.nodeScope ?? (() => true);
+  }
+
+  /** The pods in question: the command's scope, narrowed to one check's autoscaler while that check runs. */
+  get scope(): PodScope {
+    return this.podScope;
+  }
+
+  /** Runs `fn` with the pods narrowed to `scope` (the check engine: a check sees only the pods of its autoscaler). */
+  withScope<T>(scope: PodScope, fn: () => T): T {
+    const outer = this.podScope;
+    this.podScope = scope;
+    try {
+      return fn();
+    } finally {
+      this.podScope = outer;
+    }
   }
 
   private caMemo = memo(() => {
@@ -123,7 +158,7 @@ export class Analysis {
     return this.instanceTypesMemo();
   }
 
-  private providerMemo = memo(() => providerFor(this.ca, this.raw));
+  private providerMemo = memo(() => (this.options.provider ?? providerFor)(this.ca, this.raw));
   /** CA's cloud provider (--cloud-provider): lists the node groups, builds scratch templates, reads per-group options. */
   get provider(): NodeGroupProvider {
     return this.providerMemo();

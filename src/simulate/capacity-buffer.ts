@@ -10,7 +10,7 @@ import type { KubeEvent, Pod, Workload } from '../model/k8s.js';
 import type { ClusterView, NodeInfo } from '../model/scheduling.js';
 import { eventTime, parseNotTriggerReasons, parseTriggeredScaleUp, type ScaleUpGroupChange } from './ca-events.js';
 import { caFlagBool } from './ca-flag-values.js';
-import { copiesThatFit } from './provisioning-request.js';
+import { copiesThatFit } from './provisioning-request/simulation.js';
 import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
 
 // CA: pkg/capacitybuffer/constants.go

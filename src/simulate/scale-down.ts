@@ -8,126 +8,28 @@
  */
 import { nodeVerdictWhenCaCannotRun, summaryWhenCaCannotRun } from './ca-running.js';
 import { bufferOfFakePod, capacityBufferCaSettings, capacityBufferStates } from './capacity-buffer.js';
-import type { CaConfig } from '../model/ca-config.js';
-import type { Node, OwnerReference, Pod, PodDisruptionBudget, ReplicaSet } from '../model/k8s.js';
+import type { Node, Pod, PodDisruptionBudget } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { gatheredList } from '../model/snapshot.js';
-import { formatResource } from '../model/quantity.js';
-import type {
-  BlockingPodReason,
-  BlockingPodReport,
-  GroupScaleDownOptions,
-  NodeUtilization,
-  NodeWait,
-  NotBlockingPod,
-  PodMove,
-  ScaleDownNodeReport,
-  UnremovableReason,
-} from '../model/scale-down.js';
-import type { ClusterView, NodeInfo } from '../model/scheduling.js';
+import type { GroupScaleDownOptions, UnremovableReason } from '../model/scale-down.js';
 import type { Analysis } from './analysis.js';
-import { eventTime } from './ca-events.js';
+import type { Cooldown, NodeScaleDown, ScaleDownAnalysis, Working } from './scale-down/types.js';
+import { eligibility } from './scale-down/eligibility.js';
+import { simulateRemovals } from './scale-down/removal.js';
+import { unneededNodes } from './scale-down/unneeded.js';
+import { cooldowns } from './scale-down/cooldowns.js';
+import { minutes, ref } from './scale-down/format.js';
+import { buildRoomIndex, type SimState, tryPlace, withInfos } from './scale-down/placement.js';
+import { beingDeleted, caPodStart, caSnapshotPods, drainOptions, isReady, listers } from './scale-down/node-facts.js';
 import { classifyPodForCa, podPriority } from './ca-pod-filter.js';
-import { RemainingPdbTracker, type TrackedPdb } from './drainability/pdb-tracker.js';
-import {
-  blockingLocalVolumes,
-  controllerRef,
-  isDaemonSetPod,
-  podKeyOf,
-  safeToEvictLocalVolumes,
-} from './drainability/pod-util.js';
-import { replicaCountUnknown } from './drainability/replica-count.js';
-import { defaultRules, drainable, type RuleVerdict } from './drainability/rules.js';
-import { systemPodBlocksUntil } from './drainability/system.js';
-import type {
-  ControllerListers,
-  DrainContext,
-  DrainOptions,
-} from './drainability/types.js';
+import { RemainingPdbTracker } from './drainability/pdb-tracker.js';
+import type { DrainContext } from './drainability/types.js';
 import { maxNodeStartupTimeMs, nodeReadinessState } from './node-groups.js';
-import { compileLabelSelector } from './predicates/labels.js';
-import { podMatchesNodeSelectorAndAffinity } from './predicates/node-affinity.js';
-import { findUntoleratedTaint } from './predicates/taint-toleration.js';
-import { nodeInfoFor, parseResourceList, podRequests } from './resources.js';
-import { buildClusterView, formatFitError, runFilters } from './scheduler.js';
-import { type EarlierRemoval, noPlaceRace } from './scale-down-race.js';
-import { DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT } from './template-node.js';
-import { calculateUtilization, nodeGpuResource } from './utilization.js';
+import { buildClusterView } from './scheduler.js';
 
-export const SCALE_DOWN_DISABLED_ANNOTATION = 'cluster-autoscaler.kubernetes.io/scale-down-disabled';
-/** CA: core/scaledown/actuation MaxCloudProviderNodeDeletionTime — a ToBeDeleted taint younger than this = being deleted. */
-const MAX_NODE_DELETION_MS = 5 * 60_000;
+export type { BlockerDetail, Cooldown, NodeScaleDown, ScaleDownAnalysis } from './scale-down/types.js';
 
-/** A pod that blocks the node, with what the remediation needs. */
-export interface BlockerDetail {
-  pod: Pod;
-  reason: BlockingPodReason;
-  message: string;
-  rule: string;
-  first: boolean;
-  /** LocalStorageRequested: the volumes safe-to-evict-local-volumes would have to name. */
-  localVolumes?: string[];
-  /** NotEnoughPdb: the PDBs with no disruptions left (at the time CA evaluated the node). */
-  pdbs?: TrackedPdb[];
-  /** ControllerNotFound / MinReplicasReached / NotReplicated: the pod's controller reference. */
-  controller?: OwnerReference;
-  /** UnmovableKubeSystemPod on CA 1.33+: when the pod stops blocking. */
-  blocksUntil?: Date;
-  /** UnmovableKubeSystemPod on CA <= 1.32: when 1.33+ would let it go (creation + 1h). */
-  wouldStopBlockingOn133?: Date;
-  /** MinReplicasReached: the ReplicaSet's spec.replicas. */
-  replicas?: number;
-}
-
-export interface NodeScaleDown {
-  node: Node;
-  name: string;
-  group?: NodeGroup;
-  report: ScaleDownNodeReport;
-  blockers: BlockerDetail[];
-  /** Whether CA's removal simulation ran for the node (it passed every earlier stage). */
-  simulated: boolean;
-  /** NoPlaceToMovePods: the pod that fits nowhere. */
-  unplaceablePod?: Pod;
-}
-
-export interface Cooldown {
-  /** What started it. */
-  cause: 'scale-up' | 'scale-down-failure' | 'scale-down-delete';
-  at: Date;
-  flag: string;
-  delayMs: number;
-  leftMs: number;
-  /** The ASG, when --scale-down-delay-type-local=true applies the delay to one group only. */
-  group?: string;
-  evidence: string;
-}
-
-export interface ScaleDownAnalysis {
-  nodes: NodeScaleDown[];
-  /** Nodes the command looks at (its --node / --nodegroup / -l), in snapshot order. */
-  inScope: NodeScaleDown[];
-  summary: string;
-  cooldowns: Cooldown[];
-  /** When the CA pod (re)started: its in-memory unneeded timers start from zero then. */
-  caStartedAt?: Date;
-  scaleDownEnabled: boolean;
-  clusterUnhealthy: boolean;
-  pdbs: TrackedPdb[];
-  groupOptions: Map<string, GroupScaleDownOptions>;
-  notes: string[];
-}
-
-export type NodeScope = (node: Node, group: NodeGroup | undefined) => boolean;
-
-const scopes = new WeakMap<Analysis, NodeScope>();
 const cache = new WeakMap<Analysis, ScaleDownAnalysis>();
-
-/** Restricts what the command reports (the simulation still covers every node: budgets and capacity are shared). */
-export function setNodeScope(a: Analysis, scope: NodeScope): void {
-  scopes.set(a, scope);
-  cache.delete(a);
-}
 
 export function analyzeScaleDown(a: Analysis): ScaleDownAnalysis {
   let r = cache.get(a);
@@ -139,574 +41,21 @@ export function analyzeScaleDown(a: Analysis): ScaleDownAnalysis {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// configuration
-
-
-function drainOptions(ca: CaConfig): DrainOptions {
-  const f = ca.flags;
-  return {
-    minor: ca.version.minor,
-    skipNodesWithSystemPods: f.skipNodesWithSystemPods.value,
-    skipNodesWithLocalStorage: f.skipNodesWithLocalStorage.value,
-    skipNodesWithCustomControllerPods: f.skipNodesWithCustomControllerPods.value,
-    minReplicaCount: f.minReplicaCount.value,
-    ...(f.blockingSystemPodDistruptionTimeout.value !== undefined
-      ? { blockingSystemPodDistruptionTimeoutMs: f.blockingSystemPodDistruptionTimeout.value }
-      : {}),
-  };
-}
-
-function byKey<T extends { metadata: { namespace?: string; name?: string } }>(items: T[]): Map<string, T> {
-  return new Map(items.map((o) => [`${o.metadata.namespace ?? 'default'}/${o.metadata.name ?? ''}`, o]));
-}
+// the planner: CA's stages in order (core/scaledown/planner/planner.go), each in scale-down/
 
 /**
- * The parts of a blocked verdict that the real CA decides differently from run to run: which blocking pod it names
- * (GetPodsToMove stops at the first in its snapshot's pod order, which follows informer order), whether a PDB's budget
- * is already spent (RemainingPdbTracker: nodes simulated earlier in the loop consume it, in an order that varies), and
- * whether a pod moved here by an earlier simulation lands here at all (the scheduler simulation's destination choice).
- * CA: simulator/drain.go GetPodsToMove, core/scaledown/pdb/basic.go, core/scaledown/planner/planner.go.
+ * CA's snapshot as scale-down sees it: its pods (expendable ones apart), with the Pending pods and CapacityBuffer fake
+ * pods that fit existing nodes placed on them, and the pods of each node by kind.
  */
-function orderDependence(blockers: BlockerDetail[]): string[] {
-  const out: string[] = [];
-  const first = blockers[0];
-  if (!first) return out;
-  if (blockers.length > 1) {
-    const names = blockers.map((b) => `${ref(b.pod)} (${b.reason})`);
-    out.push(
-      `${blockers.length} pods block the node; CA names whichever comes first in its snapshot, which varies between runs: ${names.join(', ')}`,
-    );
-  }
-  if (first.reason === 'NotEnoughPdb') {
-    for (const p of first.pdbs ?? []) {
-      if (p.initial < 1 || p.consumedBy.length === 0) continue;
-      const by = p.consumedBy.map((c) => c.node).join(', ');
-      out.push(
-        `PDB ${p.pdb.metadata.namespace ?? 'default'}/${p.pdb.metadata.name ?? ''} allows ${p.initial} disruption(s); nodes simulated earlier in this loop used it (${by}). CA's order varies, so in a loop that simulates this node first it can be removable and ${by} get NotEnoughPdb instead`,
-      );
-    }
-  }
-  const from = movedFrom.get(first.pod);
-  if (from) {
-    out.push(
-      `${ref(first.pod)} is here only because the simulation of ${from} moved it here; CA may place it on another node, leaving this one removable`,
-    );
-  }
-  return out;
-}
-
-/** CA's listers, one kind at a time: a kind missing from the snapshot cannot be looked up. */
-function listers(a: Analysis): ControllerListers {
-  const has = (k: 'replicaSets' | 'replicationControllers' | 'statefulSets' | 'daemonSets' | 'jobs') =>
-    a.raw.provided.has(k) && !a.gapFor(k);
-  return {
-    ...(has('replicationControllers') ? { replicationControllers: byKey(a.raw.replicationControllers) } : {}),
-    ...(has('replicaSets') ? { replicaSets: byKey(a.raw.replicaSets) } : {}),
-    ...(has('statefulSets') ? { statefulSets: byKey(a.raw.statefulSets) } : {}),
-    ...(has('daemonSets') ? { daemonSets: byKey(a.raw.daemonSets) } : {}),
-    ...(has('jobs') ? { jobs: byKey(a.raw.jobs) } : {}),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// node facts
-
-function isReady(node: Node): boolean {
-  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-function taintTime(node: Node, key: string): Date | undefined | null {
-  const t = node.spec?.taints?.find((x) => x.key === key);
-  if (!t) return null;
-  const secs = Number(t.value);
-  if (t.value && Number.isFinite(secs) && secs > 0) return new Date(secs * 1000);
-  return t.timeAdded ? new Date(t.timeAdded) : undefined;
-}
-
-/** CA: actuation.IsNodeBeingDeleted — a ToBeDeletedByClusterAutoscaler taint younger than 5 minutes. */
-function beingDeleted(node: Node, now: Date): boolean {
-  const t = taintTime(node, TO_BE_DELETED_TAINT);
-  if (t === null) return false;
-  if (t === undefined) return true;
-  return now.getTime() - t.getTime() < MAX_NODE_DELETION_MS;
-}
-
-/** CA's snapshot: scheduled, non-terminal, non-expendable pods; pods nominated to a node count on it. */
-function caSnapshotPods(a: Analysis): { pods: Pod[]; expendable: Pod[] } {
-  const cutoff = a.ca.flags.expendablePodsPriorityCutoff.value;
-  const pods: Pod[] = [];
-  const expendable: Pod[] = [];
-  for (const p of a.raw.pods) {
-    const phase = p.status?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') continue;
-    let placed = p;
-    if (!p.spec?.nodeName) {
-      const nominated = p.status?.nominatedNodeName;
-      if (!nominated) continue;
-      placed = { ...p, spec: { ...p.spec, nodeName: nominated } };
-    }
-    const prio = podPriority(p, a.priorityClasses);
-    // CA: static_autoscaler.go FilterOutExpendablePods — never in the snapshot
-    if (prio !== undefined && prio < cutoff) {
-      expendable.push(placed);
-      continue;
-    }
-    pods.push(placed);
-  }
-  return { pods, expendable };
-}
-
-function caPodStart(a: Analysis): Date | undefined {
-  const dep = a.raw.deployments.find(
-    (d) => d.metadata.namespace === a.ca.deployment?.namespace && d.metadata.name === a.ca.deployment?.name,
-  );
-  if (!dep) return undefined;
-  const sel = compileLabelSelector(dep.spec?.selector);
-  let newest: Date | undefined;
-  for (const p of a.raw.pods) {
-    if (p.metadata.namespace !== dep.metadata.namespace || p.status?.phase !== 'Running') continue;
-    if (!sel.matches(p.metadata.labels)) continue;
-    const statuses = (p.status?.containerStatuses ?? []) as Array<{ state?: { running?: { startedAt?: string } } }>;
-    const times = statuses.map((s) => s.state?.running?.startedAt).filter((t): t is string => !!t);
-    const t = times.length ? times.sort().at(-1) : (p.status?.startTime as string | undefined);
-    const d = t ? new Date(t) : undefined;
-    if (d && !Number.isNaN(d.getTime()) && (!newest || d > newest)) newest = d;
-  }
-  return newest;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// cooldowns (static_autoscaler.go isScaleDownInCooldown; scale_down_candidates_delay_processor.go in local mode)
-
-const CA_SET_DESIRED = /a user request explicitly set group desired capacity changing the desired capacity from (\d+) to (\d+)/;
-
-function cooldowns(a: Analysis, caStart: Date | undefined): Cooldown[] {
-  const f = a.ca.flags;
-  const local = f.scaleDownDelayTypeLocal.value;
-  const managed = new Set(a.nodeGroups.filter((g) => g.discovered).map((g) => g.name));
-  const events: Array<{ cause: Cooldown['cause']; at: Date; group?: string; evidence: string }> = [];
-  for (const ev of a.raw.events) {
-    const t = eventTime(ev);
-    if (!t) continue;
-    const comp = ev.source?.component ?? ev.reportingComponent;
-    if (comp !== 'cluster-autoscaler') continue;
-    if (ev.reason === 'TriggeredScaleUp') {
-      const group = /\[\{(\S+) \d+->\d+/.exec(ev.message ?? '')?.[1];
-      events.push({ cause: 'scale-up', at: t, group, evidence: `TriggeredScaleUp event: ${ev.message}` });
-    } else if (ev.reason === 'ScaledUpGroup') {
-      events.push({ cause: 'scale-up', at: t, evidence: `ScaledUpGroup event: ${ev.message}` });
-    } else if (ev.reason === 'ScaleDownFailed') {
-      events.push({ cause: 'scale-down-failure', at: t, evidence: `ScaleDownFailed event: ${ev.message}` });
-    } else if (ev.reason === 'ScaleDown' && /removed/.test(ev.message ?? '')) {
-      events.push({ cause: 'scale-down-delete', at: t, evidence: `ScaleDown event: ${ev.message}` });
-    }
-  }
-  for (const act of a.raw.scalingActivities) {
-    if (!managed.has(act.AutoScalingGroupName)) continue;
-    const m = CA_SET_DESIRED.exec(act.Cause ?? '');
-    if (!m || Number(m[2]) <= Number(m[1])) continue;
-    const at = /^At (\S+Z) a user request explicitly set/.exec(act.Cause ?? '')?.[1] ?? act.StartTime;
-    const t = at ? new Date(at) : undefined;
-    if (!t || Number.isNaN(t.getTime())) continue;
-    events.push({
-      cause: 'scale-up',
-      at: t,
-      group: act.AutoScalingGroupName,
-      evidence: `scaling activity: desired capacity of ${act.AutoScalingGroupName} set from ${m[1]} to ${m[2]} at ${t.toISOString()}`,
-    });
-  }
-  const delays: Record<Cooldown['cause'], { flag: string; ms: number }> = {
-    'scale-up': { flag: '--scale-down-delay-after-add', ms: f.scaleDownDelayAfterAdd.value },
-    'scale-down-failure': { flag: '--scale-down-delay-after-failure', ms: f.scaleDownDelayAfterFailure.value },
-    'scale-down-delete': { flag: '--scale-down-delay-after-delete', ms: f.scaleDownDelayAfterDelete.value },
-  };
-  const out: Cooldown[] = [];
-  const now = a.now.getTime();
-  for (const cause of Object.keys(delays) as Array<Cooldown['cause']>) {
-    // CA's timestamps live in memory: a restart forgets them (static_autoscaler.go initialScaleTime = start - 1h)
-    const relevant = events.filter((e) => e.cause === cause && (!caStart || e.at >= caStart) && e.at.getTime() <= now);
-    const groups = local ? [...new Set(relevant.map((e) => e.group ?? ''))] : [undefined];
-    for (const g of groups) {
-      const mine = relevant.filter((e) => g === undefined || (e.group ?? '') === g);
-      const last = mine.sort((x, y) => y.at.getTime() - x.at.getTime())[0];
-      if (!last) continue;
-      const left = last.at.getTime() + delays[cause].ms - now;
-      if (left <= 0) continue;
-      out.push({
-        cause,
-        at: last.at,
-        flag: delays[cause].flag,
-        delayMs: delays[cause].ms,
-        leftMs: left,
-        ...(g ? { group: g } : {}),
-        evidence: last.evidence,
-      });
-    }
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// placement simulation (simulator/cluster.go findPlaceFor, scheduling/hinting_simulator.go TrySchedulePods)
-
-interface SimState {
-  /** The simulated snapshot, changed in place by tryPlace (NodeInfo objects themselves are never mutated). */
-  infos: NodeInfo[];
-  view: ClusterView;
-  index: Map<string, number>;
-  /** Nodes pods may move to (podDestinations); removed and being-deleted nodes are not. */
-  destinations: Set<string>;
-  /** plugin_runner.go RunFiltersUntilPassingNode: the search starts after the last node found. */
-  lastIndex: number;
-  /** Free pods/cpu/memory per node, so the search skips nodes NodeResourcesFit would reject without running filters. */
-  room: RoomIndex;
-}
-
-/** Pods the simulation moved, with the node they really run on (CA persists successful simulations in the loop). */
-const movedFrom = new WeakMap<Pod, string>();
-
-type PlacementResult = { ok: true; moves: PodMove[] } | { ok: false; pod: Pod; message: string };
-
-/** A new view object sharing `infos`: predicates memoize per view (and per view and incoming pod). */
-function withInfos(view: ClusterView, infos: NodeInfo[]): ClusterView {
-  return { ...view, nodeInfos: infos };
-}
-
-function hasRequiredAntiAffinity(pod: Pod): boolean {
-  return (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
-}
-
-/**
- * Max free pods, cpu and memory over ranges of node positions (a segment tree): "the first node from i on with room
- * for this pod" in O(log n) instead of a scan. It only prunes nodes NodeResourcesFit certainly rejects (same
- * arithmetic as insufficientResources), so the first node passing every filter is the one the scan would find.
- */
-export class RoomIndex {
-  private readonly size: number;
-  private readonly pods: Float64Array;
-  private readonly cpu: Float64Array;
-  private readonly memory: Float64Array;
-
-  constructor(readonly n: number) {
-    let size = 1;
-    while (size < n) size *= 2;
-    this.size = size;
-    this.pods = new Float64Array(2 * size).fill(-Infinity);
-    this.cpu = new Float64Array(2 * size).fill(-Infinity);
-    this.memory = new Float64Array(2 * size).fill(-Infinity);
-  }
-
-  /** Sets node i's free room; an ineligible node (not a destination) gets none. */
-  set(i: number, ni: NodeInfo, eligible: boolean): void {
-    let at = this.size + i;
-    const free = (name: string) => {
-      const v = (ni.allocatable[name] ?? 0) - (ni.requested[name] ?? 0);
-      return Number.isNaN(v) ? Infinity : v; // never prune on a value the predicate would not reject
-    };
-    const pods = (ni.allocatable.pods ?? 0) - ni.pods.length;
-    this.pods[at] = eligible ? (Number.isNaN(pods) ? Infinity : pods) : -Infinity;
-    this.cpu[at] = eligible ? free('cpu') : -Infinity;
-    this.memory[at] = eligible ? free('memory') : -Infinity;
-    for (at >>= 1; at >= 1; at >>= 1) {
-      const l = 2 * at;
-      this.pods[at] = Math.max(this.pods[l], this.pods[l + 1]);
-      this.cpu[at] = Math.max(this.cpu[l], this.cpu[l + 1]);
-      this.memory[at] = Math.max(this.memory[l], this.memory[l + 1]);
-    }
-  }
-
-  private roomy(at: number, cpu: number, memory: number): boolean {
-    // insufficientResources: pods.length + 1 > allocatable pods; wanted > capacity - used only for wanted > 0
-    return this.pods[at] >= 1 && !(cpu > 0 && cpu > this.cpu[at]) && !(memory > 0 && memory > this.memory[at]);
-  }
-
-  /** The first position in [from, to) that may have room for the requests, or -1. */
-  next(from: number, to: number, cpu: number, memory: number): number {
-    return from >= to ? -1 : this.descend(1, 0, this.size, from, to, cpu, memory);
-  }
-
-  private descend(at: number, lo: number, hi: number, from: number, to: number, cpu: number, memory: number): number {
-    if (hi <= from || lo >= to || !this.roomy(at, cpu, memory)) return -1;
-    if (hi - lo === 1) return lo;
-    const mid = (lo + hi) >> 1;
-    const left = this.descend(2 * at, lo, mid, from, to, cpu, memory);
-    return left >= 0 ? left : this.descend(2 * at + 1, mid, hi, from, to, cpu, memory);
-  }
-}
-
-function isDestination(s: Pick<SimState, 'destinations'>, ni: NodeInfo): boolean {
-  return s.destinations.has(ni.node.metadata.name ?? '') && !ni.node.spec?.unschedulable;
-}
-
-function buildRoomIndex(s: Omit<SimState, 'room'>): RoomIndex {
-  const room = new RoomIndex(s.infos.length);
-  s.infos.forEach((ni, i) => room.set(i, ni, isDestination(s, ni)));
-  return room;
-}
-
-/** A node leaves podDestinations (its pods moved away): it takes no more pods. */
-function removeDestination(s: SimState, name: string): void {
-  s.destinations.delete(name);
-  const at = s.index.get(name);
-  if (at !== undefined) s.room.set(at, s.infos[at], false);
-}
-
-/**
- * Moves `podsToMove` off `removed` ('' for none) in CA's order: first fit from the last node found. Commits the moves
- * to `s` when every pod finds a node, else leaves `s` as it was (with the scheduler's message only when `explain`).
- * The view object (and so the predicates' per-view memos) is kept unless a pod with required anti-affinity moves:
- * only that per-view list depends on where pods are.
- */
-function tryPlace(
-  a: Analysis,
-  s: SimState,
-  removed: string,
-  podsToMove: Pod[],
-  { explain }: { explain: boolean },
-): PlacementResult {
-  const { infos, room } = s;
-  const saved: Array<[number, NodeInfo]> = [];
-  const put = (i: number, ni: NodeInfo) => {
-    saved.push([i, infos[i]]);
-    infos[i] = ni;
-    room.set(i, ni, isDestination(s, ni));
-  };
-  const rollback = () => {
-    for (let k = saved.length - 1; k >= 0; k--) {
-      const [i, ni] = saved[k];
-      infos[i] = ni;
-      room.set(i, ni, isDestination(s, ni));
-    }
-  };
-  let view = s.view;
-  const at = s.index.get(removed);
-  if (at !== undefined) {
-    const moving = new Set(podsToMove);
-    const ni = infos[at];
-    // the removed node stays in the snapshot without the moved pods, so topology domains are preserved
-    put(at, nodeInfoFor(ni.node, ni.pods.filter((p) => !moving.has(p))));
-    if (podsToMove.some(hasRequiredAntiAffinity)) view = withInfos(view, infos);
-  }
-  let lastIndex = s.lastIndex;
-  const moves: PodMove[] = [];
-  const opts = { taintReason: a.caTaintReason };
-  const n = infos.length;
-  for (const pod of podsToMove) {
-    const moving: Pod = { ...pod, spec: { ...pod.spec, nodeName: undefined } };
-    delete moving.spec.nodeName;
-    const from = movedFrom.get(pod) ?? removed;
-    if (from) movedFrom.set(moving, from);
-    const req = podRequests(moving);
-    const cpu = req.cpu ?? 0;
-    const memory = req.memory ?? 0;
-    let placedAt = -1;
-    // positions lastIndex..n-1, then 0..lastIndex-1, as the scan (lastIndex + i) % n
-    for (const [lo, hi] of [
-      [lastIndex, n],
-      [0, lastIndex],
-    ]) {
-      for (let idx = room.next(lo, hi, cpu, memory); idx >= 0; idx = room.next(idx + 1, hi, cpu, memory)) {
-        const ni = infos[idx];
-        const name = ni.node.metadata.name ?? '';
-        if (name === removed || !s.destinations.has(name) || ni.node.spec?.unschedulable) continue;
-        // NodeAffinity's and TaintToleration's own tests first: a node they reject is passed over without building
-        // its explanation (every plugin runs here, so these rejections are runFilters' too)
-        if (!podMatchesNodeSelectorAndAffinity(moving, ni.node) || findUntoleratedTaint(moving.spec.tolerations, ni.node.spec?.taints)) continue;
-        if (runFilters(moving, ni, view, opts).fits) {
-          placedAt = idx;
-          break;
-        }
-      }
-      if (placedAt >= 0) break;
-    }
-    if (placedAt < 0 && !explain) {
-      rollback();
-      return { ok: false, pod, message: '' };
-    }
-    if (placedAt < 0) {
-      const reasons: string[][] = [];
-      let count = 0;
-      for (const ni of infos) {
-        const name = ni.node.metadata.name ?? '';
-        if (name === removed || !s.destinations.has(name)) continue;
-        count++;
-        const r = runFilters(moving, ni, view, opts);
-        if (r.failure) reasons.push(r.failure.reasons);
-        else if (r.notEvaluated.length)
-          reasons.push([`node(s) could not be evaluated (${r.notEvaluated.map((x) => x.plugin).join('/')})`]);
-      }
-      const message =
-        count === 0 ? 'no other node can take pods' : formatFitError(count, reasons);
-      rollback();
-      return { ok: false, pod, message };
-    }
-    const target = infos[placedAt];
-    put(placedAt, nodeInfoFor(target.node, [...target.pods, moving]));
-    // per-(view, pod) state is computed afresh for each incoming pod from the shared array; only the per-view list of
-    // pods with required anti-affinity would go stale, so a new view is needed only when such a pod lands
-    if (hasRequiredAntiAffinity(moving)) view = withInfos(view, infos);
-    lastIndex = (placedAt + 1) % n;
-    moves.push({
-      namespace: pod.metadata.namespace ?? 'default',
-      name: pod.metadata.name ?? '',
-      destination: target.node.metadata.name ?? '',
-    });
-  }
-  s.view = view;
-  s.lastIndex = lastIndex;
-  return { ok: true, moves };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// the pipeline
-
-interface Working {
-  entry: NodeScaleDown;
-  reason?: UnremovableReason;
-  summary?: string;
-  waits: NodeWait[];
-  podsToReschedule: Pod[];
-  onCompletion: Pod[];
-  ready: boolean;
-}
-
-/** Ratios in the JSON: four decimals are enough and keep the output stable. */
-function round4(v: number): number {
-  return Math.round(v * 10_000) / 10_000;
-}
-
-function pct(v: number): string {
-  return `${(v * 100).toFixed(1).replace(/\.0$/, '')}%`;
-}
-
-function minutes(ms: number): string {
-  const m = Math.ceil(ms / 60_000);
-  return m >= 90 ? `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ''}` : `${m}m`;
-}
-
-function ref(pod: Pod): string {
-  return podKeyOf(pod);
-}
-
-/** Rule verdict for every pod on the node, plus the pods that do not block and why. */
-function judgePods(
-  ctx: DrainContext,
-  pods: readonly Pod[],
-): { verdicts: Array<{ pod: Pod; v: RuleVerdict }>; blockers: BlockerDetail[]; notBlocking: NotBlockingPod[]; notes: string[] } {
-  const rules = defaultRules(ctx.options);
-  const verdicts = pods.map((pod) => ({ pod, v: drainable(rules, ctx, pod) }));
-  const blockers: BlockerDetail[] = [];
-  const notBlocking: NotBlockingPod[] = [];
-  const notes: string[] = [];
-  for (const { pod, v } of verdicts) {
-    const ns = pod.metadata.namespace ?? 'default';
-    const name = pod.metadata.name ?? '';
-    if (v.outcome === 'BlockDrain' && v.reason) {
-      const d: BlockerDetail = {
-        pod,
-        reason: v.reason,
-        message: v.message ?? '',
-        rule: v.rule ?? '',
-        first: blockers.length === 0,
-      };
-      if (v.reason === 'LocalStorageRequested') d.localVolumes = blockingLocalVolumes(pod).map((x) => x.name);
-      if (v.reason === 'NotEnoughPdb') d.pdbs = ctx.pdbs.matching(pod).filter((p) => p.remaining < 1);
-      if (['ControllerNotFound', 'MinReplicasReached', 'NotReplicated'].includes(v.reason)) {
-        const c = controllerRef(pod);
-        if (c) d.controller = c;
-      }
-      if (v.reason === 'MinReplicasReached') {
-        const c = controllerRef(pod);
-        const lister = c?.kind === 'ReplicationController' ? ctx.listers?.replicationControllers : ctx.listers?.replicaSets;
-        const rs = c ? (lister?.get(`${ns}/${c.name}`) as ReplicaSet | undefined) : undefined;
-        if (rs?.spec?.replicas !== undefined) d.replicas = rs.spec.replicas;
-      }
-      if (v.reason === 'UnmovableKubeSystemPod') {
-        const until = systemPodBlocksUntil(ctx, pod);
-        if (until) d.blocksUntil = until;
-        else if (ctx.options.minor < 33) {
-          const created = Date.parse(pod.metadata.creationTimestamp ?? '');
-          if (Number.isFinite(created)) d.wouldStopBlockingOn133 = new Date(created + 3_600_000);
-        }
-      }
-      blockers.push(d);
-      continue;
-    }
-    const unknown = replicaCountUnknown(ctx, pod);
-    if (unknown) notes.push(`${ns}/${name}: ${unknown}`);
-    if (v.rule === 'Mirror') notBlocking.push({ namespace: ns, name, kind: 'Mirror', detail: v.message ?? '' });
-    else if (v.rule === 'LongTerminating')
-      notBlocking.push({ namespace: ns, name, kind: 'LongTerminating', detail: v.message ?? '' });
-    else if (v.rule === 'DaemonSet')
-      notBlocking.push({ namespace: ns, name, kind: 'DaemonSet', detail: v.message ?? '' });
-    else if (v.rule === 'SafeToEvict')
-      notBlocking.push({ namespace: ns, name, kind: 'SafeToEvict', detail: v.message ?? '' });
-    else if (v.rule === 'System')
-      notBlocking.push({ namespace: ns, name, kind: 'KubeSystemPastTimeout', detail: v.message ?? '' });
-    else if (v.rule === 'Terminal')
-      notBlocking.push({ namespace: ns, name, kind: 'Completed', detail: v.message ?? '' });
-    if (v.outcome === 'Undefined' || v.rule === 'SafeToEvict' || v.rule === 'System') {
-      const vols = pod.spec.volumes ?? [];
-      const memory = vols.filter((x) => x.emptyDir && x.emptyDir.medium === 'Memory').map((x) => x.name);
-      if (memory.length)
-        notBlocking.push({
-          namespace: ns,
-          name,
-          kind: 'MemoryEmptyDir',
-          detail: `emptyDir with medium Memory (${memory.join(', ')}) is not local storage to CA`,
-          volumes: memory,
-        });
-      const named = safeToEvictLocalVolumes(pod);
-      const covered = vols.filter((x) => (x.hostPath || (x.emptyDir && x.emptyDir.medium !== 'Memory')) && named.has(x.name));
-      if (covered.length)
-        notBlocking.push({
-          namespace: ns,
-          name,
-          kind: 'LocalVolumesAnnotated',
-          detail: `local volume(s) ${covered.map((x) => x.name).join(', ')} named in safe-to-evict-local-volumes`,
-          volumes: covered.map((x) => x.name),
-        });
-    }
-  }
-  return { verdicts, blockers, notBlocking, notes };
-}
-
-function toBlockingReport(b: BlockerDetail): BlockingPodReport {
-  const from = movedFrom.get(b.pod);
-  return {
-    namespace: b.pod.metadata.namespace ?? 'default',
-    name: b.pod.metadata.name ?? '',
-    caReason: b.reason,
-    message: b.message,
-    rule: b.rule,
-    first: b.first,
-    ...(from ? { movedFrom: from } : {}),
-  };
-}
-
-/** Where a pod of the simulation really runs, when CA's simulation moved it (undefined for pods in place). */
-export function simulatedMoveOf(pod: Pod): string | undefined {
-  return movedFrom.get(pod);
-}
-
-function compute(a: Analysis): ScaleDownAnalysis {
+function simulationSnapshot(a: Analysis): {
+  state: SimState;
+  podsOn: Map<string, Pod[]>;
+  terminalOn: Map<string, Pod[]>;
+  expendableOn: Map<string, Pod[]>;
+  pendingNotes: Map<string, string[]>;
+} {
   const ca = a.ca;
   const now = a.now;
-  const scope = scopes.get(a) ?? (() => true);
-  const notes: string[] = [];
-  const pdbTracker = new RemainingPdbTracker(a.raw.pdbs as PodDisruptionBudget[]);
-  const ctx: DrainContext = { now, options: drainOptions(ca), listers: listers(a), pdbs: pdbTracker };
-  const initialPdbs = new RemainingPdbTracker(a.raw.pdbs as PodDisruptionBudget[]);
-  const staticCtx: DrainContext = { ...ctx, pdbs: initialPdbs };
-
-  // node -> group (discovered groups only; undiscovered ASGs leave their nodes NotAutoscaled)
-  const groupOf = new Map<Node, NodeGroup>();
-  for (const g of a.nodeGroupsResult.nodeGroups) for (const n of g.nodes) groupOf.set(n, g);
-  const notAutoscaled = new Map(a.nodeGroupsResult.notAutoscaled.map((x) => [x.node, x]));
-  const groupOptions = new Map<string, GroupScaleDownOptions>();
-  for (const g of a.nodeGroupsResult.nodeGroups) groupOptions.set(g.name, a.provider.scaleDownOptions(g, ca));
-  const defaults = a.provider.scaleDownOptions(undefined, ca);
-
   const { pods: snapshotPods, expendable } = caSnapshotPods(a);
   const view = buildClusterView({
     nodes: a.raw.nodes,
@@ -783,6 +132,27 @@ function compute(a: Analysis): ScaleDownAnalysis {
     const n = p.spec.nodeName ?? '';
     expendableOn.set(n, [...(expendableOn.get(n) ?? []), p]);
   }
+  return { state, podsOn, terminalOn, expendableOn, pendingNotes };
+}
+
+function compute(a: Analysis): ScaleDownAnalysis {
+  const ca = a.ca;
+  const now = a.now;
+  const notes: string[] = [];
+  const pdbTracker = new RemainingPdbTracker(a.raw.pdbs as PodDisruptionBudget[]);
+  const ctx: DrainContext = { now, options: drainOptions(ca), listers: listers(a), pdbs: pdbTracker };
+  const initialPdbs = new RemainingPdbTracker(a.raw.pdbs as PodDisruptionBudget[]);
+  const staticCtx: DrainContext = { ...ctx, pdbs: initialPdbs };
+
+  // node -> group (discovered groups only; undiscovered ASGs leave their nodes NotAutoscaled)
+  const groupOf = new Map<Node, NodeGroup>();
+  for (const g of a.nodeGroupsResult.nodeGroups) for (const n of g.nodes) groupOf.set(n, g);
+  const notAutoscaled = new Map(a.nodeGroupsResult.notAutoscaled.map((x) => [x.node, x]));
+  const groupOptions = new Map<string, GroupScaleDownOptions>();
+  for (const g of a.nodeGroupsResult.nodeGroups) groupOptions.set(g.name, a.provider.scaleDownOptions(g, ca));
+  const defaults = a.provider.scaleDownOptions(undefined, ca);
+
+  const { state, podsOn, terminalOn, expendableOn, pendingNotes } = simulationSnapshot(a);
 
   const caStart = caPodStart(a);
   const scaleDownEnabled = ca.flags.scaleDownEnabled.value;
@@ -822,275 +192,18 @@ function compute(a: Analysis): ScaleDownAnalysis {
   });
 
   // --- stage 1-3: pre-filter and eligibility, in CA's order; utilization for every autoscaled node
-  for (const w of work) {
-    const { node, name } = w.entry;
-    const na = notAutoscaled.get(node);
-    const group = na ? undefined : w.entry.group;
-    const report = w.entry.report;
-    const pods = podsOn.get(name) ?? [];
-    const opts = group ? (groupOptions.get(group.name) ?? defaults) : defaults;
-    if (na || !group) {
-      w.reason = 'NotAutoscaled';
-      w.summary = na ? na.reason : 'the node belongs to no node group';
-      if (na?.asgName) report.nodeGroup = na.asgName;
-      continue;
-    }
-    for (const p of opts.problems) report.notes.push(p);
-    report.notes.push(...(pendingNotes.get(name) ?? []));
-    if (group.targetSize <= group.minSize) {
-      w.reason = 'NodeGroupMinSizeReached';
-      w.summary = `node group ${group.name} is at its min size (desired ${group.targetSize}, min ${group.minSize}${group.via === 'nodes-flag' ? ' from --nodes' : ''})`;
-      continue;
-    }
-    if (beingDeleted(node, now)) {
-      w.reason = 'CurrentlyBeingDeleted';
-      w.summary = `CA is deleting the node (${TO_BE_DELETED_TAINT} taint)`;
-      continue;
-    }
-    if (node.metadata.annotations?.[SCALE_DOWN_DISABLED_ANNOTATION] === 'true') {
-      w.reason = 'ScaleDownDisabledAnnotation';
-      w.summary = `annotation ${SCALE_DOWN_DISABLED_ANNOTATION}: "true"`;
-      continue;
-    }
-    const u = calculateUtilization(node, pods, {
-      ignoreDaemonSets: opts.ignoreDaemonSetsUtilization,
-      ignoreMirrorPods: ca.flags.ignoreMirrorPodsUtilization.value,
-      now,
-    });
-    const gpu = nodeGpuResource(node) !== undefined;
-    const threshold = gpu ? opts.gpuThreshold : opts.threshold;
-    const util: NodeUtilization = {
-      cpu: round4(u.cpu),
-      memory: round4(u.memory),
-      ...(u.gpu !== undefined ? { gpu: round4(u.gpu) } : {}),
-      value: round4(u.value),
-      resource: u.resource,
-      threshold,
-      thresholdSource: gpu ? opts.gpuThresholdSource : opts.thresholdSource,
-      ignoredDaemonSets: opts.ignoreDaemonSetsUtilization,
-      ignoredMirrorPods: ca.flags.ignoreMirrorPodsUtilization.value,
-    };
-    report.utilization = util;
-    if (u.unreadyGpu) report.notes.push(`${u.resource} is missing or 0 in allocatable: CA counts the GPU node as 0% utilized`);
-    if (u.error) {
-      w.reason = 'UnexpectedError';
-      w.summary = `CA cannot compute utilization: ${u.error}`;
-      continue;
-    }
-    if (!ca.flags.scaleDownUnreadyEnabled.value && !w.ready) {
-      w.reason = 'ScaleDownUnreadyDisabled';
-      w.summary = 'the node is not Ready and --scale-down-unready-enabled=false';
-      continue;
-    }
-    // CA compares utilization > threshold since kubernetes/autoscaler#8975 (cherry-picked to 1.32+ patches);
-    // older releases used >=, so equality was "not underutilized" there.
-    const over = ca.version.minor <= 31 ? u.value >= threshold : u.value > threshold;
-    if (over) {
-      w.reason = 'NotUnderutilized';
-      w.summary = `${u.resource} requested is ${pct(u.value)} of allocatable, above the ${pct(threshold)} threshold${util.thresholdSource === 'asg-tag' ? ' (ASG tag)' : util.thresholdSource === 'provider' ? " (the provider's autoscalingOptions)" : ''}`;
-    }
-  }
-
+  eligibility(work, { ca, now, notAutoscaled, groupOptions, defaults, podsOn, pendingNotes });
   // --- stage 4: removal simulation for the candidates, in order, persisting successful ones
-  const before = { infos: [...state.infos], destinations: new Set(state.destinations) }; // for the races (scale-down-race.ts)
-  const earlier: EarlierRemoval[] = [];
-  const races: Array<[node: string, line: string]> = [];
-  for (const w of work) {
-    const { name } = w.entry;
-    const candidate = w.reason === undefined;
-    // a candidate is judged on the snapshot as earlier simulations left it (pods moved here included)
-    const at = state.index.get(name);
-    const pods = candidate && at !== undefined ? state.infos[at].pods : (podsOn.get(name) ?? []);
-    const judged = judgePods(candidate ? ctx : staticCtx, pods);
-    w.entry.blockers = judged.blockers;
-    const report = w.entry.report;
-    report.blockingPods = judged.blockers.map(toBlockingReport);
-    report.notBlocking = [
-      ...judged.notBlocking,
-      ...(terminalOn.get(name) ?? []).map(
-        (p): NotBlockingPod => ({
-          namespace: p.metadata.namespace ?? 'default',
-          name: p.metadata.name ?? '',
-          kind: 'Completed',
-          detail: `phase ${p.status?.phase}: not in CA's snapshot (it lists only pods that are not Succeeded/Failed)`,
-        }),
-      ),
-      ...(expendableOn.get(name) ?? []).map(
-        (p): NotBlockingPod => ({
-          namespace: p.metadata.namespace ?? 'default',
-          name: p.metadata.name ?? '',
-          kind: 'Expendable',
-          detail: `priority ${podPriority(p, a.priorityClasses)} < --expendable-pods-priority-cutoff=${ca.flags.expendablePodsPriorityCutoff.value}: CA ignores it`,
-        }),
-      ),
-    ];
-    report.notes.push(...judged.notes);
-    if (!candidate) continue;
-    w.entry.simulated = true;
-    const either = orderDependence(judged.blockers);
-    if (either.length) report.caMayDecideEither = either;
-    const first = judged.blockers[0];
-    if (first) {
-      w.reason = 'BlockedByPod';
-      w.summary = `${first.reason}: ${first.message}`;
-      continue;
-    }
-    const toMove: Pod[] = [];
-    for (const { pod, v } of judged.verdicts) {
-      if (v.outcome === 'SkipDrain' || isDaemonSetPod(pod)) continue;
-      if (v.outcome === 'WaitForCompletion') {
-        w.onCompletion.push(pod);
-        continue;
-      }
-      toMove.push(pod);
-    }
-    const placed = tryPlace(a, state, name, toMove, { explain: true });
-    if (!placed.ok) {
-      w.reason = 'NoPlaceToMovePods';
-      w.summary = `pod ${ref(placed.pod)} fits no other node: ${placed.message}`;
-      w.entry.unplaceablePod = placed.pod;
-      const from = movedFrom.get(placed.pod);
-      report.unplaceable = {
-        namespace: placed.pod.metadata.namespace ?? 'default',
-        name: placed.pod.metadata.name ?? '',
-        ...(from ? { movedFrom: from } : {}),
-        message: placed.message,
-      };
-      const race = noPlaceRace(name, earlier, (gone) => {
-        const infos = [...before.infos];
-        const s = { ...state, infos, view: withInfos(state.view, infos), destinations: new Set([...before.destinations].filter((d) => !gone.has(d))), lastIndex: 0 };
-        const own = new Set(at === undefined ? [] : before.infos[at].pods); // not pods earlier simulations moved here
-        const p = tryPlace(a, { ...s, room: buildRoomIndex(s) }, name, toMove.filter((x) => own.has(x)), { explain: false });
-        return p.ok ? p.moves.map((m) => m.destination) : undefined;
-      });
-      if (race) races.push([name, race.here], ...race.others);
-      continue;
-    }
-    earlier.push({ name, movedTo: placed.moves.map((m) => m.destination), empty: toMove.length === 0 });
-    removeDestination(state, name);
-    if (!pdbTracker.canRemoveInParallel(toMove))
-      report.notes.push('PDBs do not allow evicting all its pods at once: CA marks it risky and deletes it last');
-    pdbTracker.removePods(name, toMove);
-    w.podsToReschedule = toMove;
-    report.podsToMove = placed.moves;
-  }
-
-  // the other side of each PDB race (core/scaledown/pdb/basic.go RemainingPdbTracker, planner order): the node whose
-  // simulation spent the budget first is removable only in this order, so it carries the statement too
-  const byName = new Map(work.map((w) => [w.entry.name, w]));
-  for (const [node, line] of races) {
-    const r = byName.get(node)?.entry.report;
-    if (r && !(r.caMayDecideEither ?? []).includes(line)) r.caMayDecideEither = [...(r.caMayDecideEither ?? []), line];
-  }
-  for (const w of work) {
-    const first = w.entry.blockers[0];
-    if (!w.entry.simulated || first?.reason !== 'NotEnoughPdb') continue;
-    for (const p of first.pdbs ?? []) {
-      if (p.initial < 1) continue;
-      for (const c of p.consumedBy) {
-        const other = byName.get(c.node)?.entry.report;
-        if (!other) continue;
-        const line = `PDB ${p.pdb.metadata.namespace ?? 'default'}/${p.pdb.metadata.name ?? ''} allows ${p.initial} disruption(s), which this node's pods used first in this loop; CA's order varies, so in a loop that simulates ${w.entry.name} first, that node can be removable and this one get NotEnoughPdb instead`;
-        if (!(other.caMayDecideEither ?? []).includes(line)) other.caMayDecideEither = [...(other.caMayDecideEither ?? []), line];
-      }
-    }
-  }
-
+  simulateRemovals(a, work, { state, podsOn, terminalOn, expendableOn, ctx, staticCtx, pdbTracker });
   // --- stage 5: unneeded nodes (unneeded/nodes.go RemovableAt): empty nodes first, then those that need a drain
-  const sizeLeft = new Map<string, number>();
-  for (const g of a.nodeGroupsResult.nodeGroups) {
-    const deleting = g.nodes.filter((n) => beingDeleted(n, now)).length;
-    sizeLeft.set(g.name, g.targetSize - deleting);
-  }
-  const limits = limitsLeft(a, now);
-  const removable = work.filter((w) => w.reason === undefined);
-  const ordered = [...removable.filter((w) => w.podsToReschedule.length === 0), ...removable.filter((w) => w.podsToReschedule.length > 0)];
-  for (const w of ordered) {
-    const group = w.entry.group!;
-    const opts = groupOptions.get(group.name) ?? defaults;
-    const timer = unneededTimer(w, opts, caStart, now);
-    if (timer?.certain) {
-      w.reason = w.ready ? 'NotUnneededLongEnough' : 'NotUnreadyLongEnough';
-      w.summary = timer.wait.detail;
-      w.waits.push(timer.wait);
-      continue;
-    }
-    if (timer) w.waits.push(timer.wait);
-    const size = sizeLeft.get(group.name) ?? group.targetSize;
-    if (size <= group.minSize) {
-      w.reason = 'NodeGroupMinSizeReached';
-      w.summary = `removing it would take ${group.name} below its min size ${group.minSize} (other nodes of the group go first)`;
-      continue;
-    }
-    const delta = nodeCoresAndMemory(w.entry.node);
-    const exceeded: string[] = [];
-    if (limits.cores !== undefined && delta.cores > limits.cores) exceeded.push('cpu');
-    if (limits.memory !== undefined && delta.memory > limits.memory) exceeded.push('memory');
-    if (exceeded.length) {
-      w.reason = 'MinimalResourceLimitExceeded';
-      w.summary = `removing it would take the cluster below --${exceeded.map((r) => (r === 'cpu' ? 'cores' : 'memory')).join('/--')}-total minimum (${describeLimits(a, limits)})`;
-      continue;
-    }
-    if (limits.cores !== undefined) limits.cores -= delta.cores;
-    if (limits.memory !== undefined) limits.memory -= delta.memory;
-    sizeLeft.set(group.name, size - 1);
-    if (w.onCompletion.length) {
-      w.reason = 'BlockedByOnCompletionPod';
-      w.summary = `waits for ${w.onCompletion.map(ref).join(', ')} to finish (safe-to-evict: "on-completion")`;
-      w.waits.push({ kind: 'on-completion', detail: w.summary });
-    }
-  }
-
+  unneededNodes(a, work, { groupOptions, defaults, caStart });
   // --- stage 6: loop gates and cooldowns delay every deletion
   const cds = cooldowns(a, caStart);
-  for (const w of work) {
-    if (w.reason !== undefined) continue;
-    if (!scaleDownEnabled)
-      w.waits.push({ kind: 'loop-gate', detail: '--scale-down-enabled=false: CA never scales down' });
-    if (clusterUnhealthy) w.waits.push({ kind: 'loop-gate', detail: unhealthyDetail });
-    for (const c of cds) {
-      if (c.group && c.group !== w.entry.group?.name) continue;
-      w.waits.push({
-        kind: 'cooldown',
-        detail: `scale-down cooldown: ${c.flag}=${minutes(c.delayMs)} after the ${c.cause.replaceAll('-', ' ')} at ${c.at.toISOString()}`,
-        leftSeconds: Math.ceil(c.leftMs / 1000),
-      });
-    }
-  }
-
-  // --- verdicts
-  for (const w of work) {
-    const r = w.entry.report;
-    r.waits = w.waits;
-    if (w.reason !== undefined) {
-      r.caReason = w.reason;
-      r.removable = false;
-      r.verdict = w.reason === 'NotUnneededLongEnough' || w.reason === 'NotUnreadyLongEnough' || w.reason === 'BlockedByOnCompletionPod' ? 'waiting' : 'blocked';
-      r.summary = w.summary ?? w.reason;
-      nodeVerdictWhenCaCannotRun(a, r);
-      continue;
-    }
-    r.caReason = null;
-    r.removable = true;
-    const definite = w.waits.filter((x) => x.leftSeconds !== undefined || x.kind === 'loop-gate');
-    r.verdict = definite.length ? 'waiting' : 'removable';
-    const moved = w.podsToReschedule.length;
-    r.summary =
-      moved === 0
-        ? 'empty as CA sees it (only DaemonSet, mirror or finished pods): CA can delete it'
-        : `its ${moved} pod(s) fit on other nodes: CA can drain and delete it`;
-    if (definite.length) r.summary += `, after ${definite.map((x) => x.detail).join('; ')}`;
-    const opts = groupOptions.get(w.entry.group?.name ?? '') ?? defaults;
-    if (!w.waits.some((x) => x.kind === 'unneeded-time' || x.kind === 'unready-time'))
-      r.notes.push(
-        `CA deletes it once it has been unneeded for ${minutes(w.ready ? opts.unneededTimeMs : opts.unreadyTimeMs)} (--scale-down-${w.ready ? 'unneeded' : 'unready'}-time); the snapshot does not show since when`,
-      );
-    // a CA that cannot run decides every verdict (src/simulate/ca-running.ts)
-    nodeVerdictWhenCaCannotRun(a, r);
-  }
+  loopGates(work, cds, { scaleDownEnabled, clusterUnhealthy, unhealthyDetail });
+  verdicts(a, work, { groupOptions, defaults });
 
   const entries = work.map((w) => w.entry);
-  const inScope = entries.filter((e) => scope(e.node, e.group));
+  const inScope = entries.filter((e) => a.nodeScope(e.node, e.group, a));
   const status = a.caStatus;
   if (status && !status.stale) {
     if (status.clusterScaleUp === 'InProgress')
@@ -1121,6 +234,65 @@ function compute(a: Analysis): ScaleDownAnalysis {
   };
 }
 
+/** Stage 6: the loop's gates (--scale-down-enabled, the cluster's health) and the cooldowns delay every deletion. */
+function loopGates(
+  work: Working[],
+  cds: Cooldown[],
+  { scaleDownEnabled, clusterUnhealthy, unhealthyDetail }: { scaleDownEnabled: boolean; clusterUnhealthy: boolean; unhealthyDetail: string },
+): void {
+  for (const w of work) {
+    if (w.reason !== undefined) continue;
+    if (!scaleDownEnabled)
+      w.waits.push({ kind: 'loop-gate', detail: '--scale-down-enabled=false: CA never scales down' });
+    if (clusterUnhealthy) w.waits.push({ kind: 'loop-gate', detail: unhealthyDetail });
+    for (const c of cds) {
+      if (c.group && c.group !== w.entry.group?.name) continue;
+      w.waits.push({
+        kind: 'cooldown',
+        detail: `scale-down cooldown: ${c.flag}=${minutes(c.delayMs)} after the ${c.cause.replaceAll('-', ' ')} at ${c.at.toISOString()}`,
+        leftSeconds: Math.ceil(c.leftMs / 1000),
+      });
+    }
+  }
+}
+
+/** Each node's verdict and summary from the stage that kept it, or removable (now, or after its waits). */
+function verdicts(
+  a: Analysis,
+  work: Working[],
+  { groupOptions, defaults }: { groupOptions: Map<string, GroupScaleDownOptions>; defaults: GroupScaleDownOptions },
+): void {
+  for (const w of work) {
+    const r = w.entry.report;
+    r.waits = w.waits;
+    if (w.reason !== undefined) {
+      r.caReason = w.reason;
+      r.removable = false;
+      r.verdict = w.reason === 'NotUnneededLongEnough' || w.reason === 'NotUnreadyLongEnough' || w.reason === 'BlockedByOnCompletionPod' ? 'waiting' : 'blocked';
+      r.summary = w.summary ?? w.reason;
+      nodeVerdictWhenCaCannotRun(a, r);
+      continue;
+    }
+    r.caReason = null;
+    r.removable = true;
+    const definite = w.waits.filter((x) => x.leftSeconds !== undefined || x.kind === 'loop-gate');
+    r.verdict = definite.length ? 'waiting' : 'removable';
+    const moved = w.podsToReschedule.length;
+    r.summary =
+      moved === 0
+        ? 'empty as CA sees it (only DaemonSet, mirror or finished pods): CA can delete it'
+        : `its ${moved} pod(s) fit on other nodes: CA can drain and delete it`;
+    if (definite.length) r.summary += `, after ${definite.map((x) => x.detail).join('; ')}`;
+    const opts = groupOptions.get(w.entry.group?.name ?? '') ?? defaults;
+    if (!w.waits.some((x) => x.kind === 'unneeded-time' || x.kind === 'unready-time'))
+      r.notes.push(
+        `CA deletes it once it has been unneeded for ${minutes(w.ready ? opts.unneededTimeMs : opts.unreadyTimeMs)} (--scale-down-${w.ready ? 'unneeded' : 'unready'}-time); the snapshot does not show since when`,
+      );
+    // a CA that cannot run decides every verdict (src/simulate/ca-running.ts)
+    nodeVerdictWhenCaCannotRun(a, r);
+  }
+}
+
 /**
  * CA's cluster-wide health from the nodes: Unready nodes (not Ready for longer than the max node startup time; younger
  * ones are NotStarted and do not count) above both --ok-total-unready-count and --max-total-unready-percentage of all
@@ -1140,71 +312,6 @@ export function clusterHealthFromNodes(a: Analysis): { unhealthy: boolean; unrea
     total,
     detail: `${unready} of ${total} nodes are Unready (not Ready for over ${startup}), above --ok-total-unready-count=${okCount} and --max-total-unready-percentage=${pct}: CA finds the cluster unhealthy and skips scale-down (no status ConfigMap to confirm)`,
   };
-}
-
-/** The unneeded timer where the data bounds it: CA's in-memory timers restart with the CA pod; the soft taint dates marking. */
-function unneededTimer(
-  w: Working,
-  opts: GroupScaleDownOptions,
-  caStart: Date | undefined,
-  now: Date,
-): { certain: boolean; wait: NodeWait } | undefined {
-  const needMs = w.ready ? opts.unneededTimeMs : opts.unreadyTimeMs;
-  const flag = w.ready ? 'scale-down-unneeded-time' : 'scale-down-unready-time';
-  const kind = w.ready ? 'unneeded-time' : 'unready-time';
-  const marked = taintTime(w.entry.node, DELETION_CANDIDATE_TAINT);
-  const candidates = [caStart, marked ?? undefined].filter((d): d is Date => d instanceof Date);
-  if (candidates.length === 0) return undefined;
-  const since = new Date(Math.max(...candidates.map((d) => d.getTime())));
-  const left = since.getTime() + needMs - now.getTime();
-  const src =
-    marked instanceof Date && marked.getTime() === since.getTime()
-      ? `marked ${DELETION_CANDIDATE_TAINT} at ${since.toISOString()}`
-      : `CA (re)started at ${since.toISOString()} and keeps its timers in memory`;
-  // CA deletes only when since + unneededTime is strictly before now (unneeded/nodes.go)
-  if (left >= 0) {
-    return {
-      certain: true,
-      wait: {
-        kind,
-        detail: `unneeded for less than --${flag}=${minutes(needMs)} (${src}): ${minutes(Math.max(left, 1))} left`,
-        leftSeconds: Math.ceil(left / 1000),
-      },
-    };
-  }
-  return undefined;
-}
-
-/** core_utils.GetNodeCoresAndMemory: capacity, cores rounded up, memory in bytes. */
-function nodeCoresAndMemory(node: Node): { cores: number; memory: number } {
-  const cap = parseResourceList(node.status?.capacity);
-  return { cores: Math.ceil((cap.cpu ?? 0) / 1000), memory: cap.memory ?? 0 };
-}
-
-/** resource/limits.go LimitsLeft: how much may still be removed above --cores-total / --memory-total minimums. */
-function limitsLeft(a: Analysis, now: Date): { cores?: number; memory?: number; totalCores: number; totalMemory: number } {
-  let totalCores = 0;
-  let totalMemory = 0;
-  for (const n of a.raw.nodes) {
-    if (beingDeleted(n, now)) continue;
-    const r = nodeCoresAndMemory(n);
-    totalCores += r.cores;
-    totalMemory += r.memory;
-  }
-  const minCores = a.ca.flags.coresTotal.value.min;
-  const minMemory = a.ca.flags.memoryTotal.value.min * 1024 ** 3;
-  return {
-    ...(minCores > 0 ? { cores: Math.max(0, totalCores - minCores) } : {}),
-    ...(minMemory > 0 ? { memory: Math.max(0, totalMemory - minMemory) } : {}),
-    totalCores,
-    totalMemory,
-  };
-}
-
-function describeLimits(a: Analysis, l: { totalCores: number; totalMemory: number }): string {
-  const c = a.ca.flags.coresTotal.value.min;
-  const m = a.ca.flags.memoryTotal.value.min;
-  return `cluster has ${l.totalCores} cores / ${formatResource('memory', l.totalMemory)}; minimums ${c} cores / ${m}Gi`;
 }
 
 const REASON_PHRASE: Array<[UnremovableReason, string]> = [

@@ -7,8 +7,8 @@ import { runChecks } from '../../src/checks/lib/engine.js';
 import { CHECKS } from '../../src/checks/index.js';
 import type { Node, Pod, Workload } from '../../src/model/k8s.js';
 import type { DataKind, RawInputs } from '../../src/model/snapshot.js';
-import { Analysis } from '../../src/simulate/analysis.js';
-import { analyzeScaleDown, type NodeScope, setNodeScope } from '../../src/simulate/scale-down.js';
+import { Analysis, type NodeScope } from '../../src/simulate/analysis.js';
+import { analyzeScaleDown } from '../../src/simulate/scale-down.js';
 import { STATIC_TYPES } from '../checks/harness.js';
 import { asg, launchTemplateVersion } from './aws.js';
 import { inputs } from './inputs.js';
@@ -123,8 +123,12 @@ export function sdWorld(
 }
 
 export function analyzeSd(raw: RawInputs, opts: { now?: Date; caArgs?: string[]; scope?: NodeScope } = {}) {
-  const analysis = new Analysis(raw, { now: opts.now ?? NOW, caArgs: opts.caArgs, staticInstanceTypes: STATIC_TYPES });
-  if (opts.scope) setNodeScope(analysis, opts.scope);
+  const analysis = new Analysis(raw, {
+    now: opts.now ?? NOW,
+    caArgs: opts.caArgs,
+    staticInstanceTypes: STATIC_TYPES,
+    ...(opts.scope ? { nodeScope: opts.scope } : {}),
+  });
   const sd = analyzeScaleDown(analysis);
   const { findings, skipped } = runChecks(CHECKS, analysis, 'scale-down-blockers');
   const byName = (name: string) => {

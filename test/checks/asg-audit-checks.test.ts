@@ -14,8 +14,7 @@ import { DEFAULT_CA_ARGS, instanceIdOf, NOW, pendingPod, world } from '../builde
 import { STATIC_TYPES } from './harness.js';
 
 function audit(raw: RawInputs, opts: { caArgs?: string[]; asg?: string[] } = {}) {
-  const analysis = new Analysis(raw, { now: NOW, caArgs: opts.caArgs, staticInstanceTypes: STATIC_TYPES });
-  analysis.scope = isPendingCandidate;
+  const analysis = new Analysis(raw, { now: NOW, caArgs: opts.caArgs, staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
   if (opts.asg) setAuditedAsgs(analysis, opts.asg);
   return { analysis, ...runChecks(CHECKS, analysis, 'asg-audit') };
 }

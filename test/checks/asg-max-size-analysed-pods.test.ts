@@ -40,8 +40,7 @@ function cluster(): RawInputs {
 }
 
 function analysis(raw: RawInputs): Analysis {
-  const a = new Analysis(raw, { now: NOW, staticInstanceTypes: STATIC_TYPES });
-  a.scope = isPendingCandidate;
+  const a = new Analysis(raw, { now: NOW, staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
   return a;
 }
 

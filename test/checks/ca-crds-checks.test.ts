@@ -39,8 +39,7 @@ function setup(args: string[] = [], crds: Partial<Pick<RawInputs, CaCrdKind>> = 
 }
 
 function run(w: ReturnType<typeof world>, id: string, command: 'why-pending' | 'asg-audit' = 'why-pending') {
-  const analysis = new Analysis(w.raw, { now: NOW, staticInstanceTypes: STATIC_TYPES });
-  analysis.scope = isPendingCandidate;
+  const analysis = new Analysis(w.raw, { now: NOW, staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
   const out = runChecks(CHECKS, analysis, command);
   return { findings: out.findings.filter((f) => f.checkId === id), skipped: out.skipped.filter((s) => s.checkId === id) };
 }

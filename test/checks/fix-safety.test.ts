@@ -33,8 +33,7 @@ function run(raw: RawInputs, now: string): { analysis: Analysis; findings: Findi
   const findings: Finding[] = [];
   let analysis!: Analysis;
   for (const command of COMMANDS) {
-    analysis = new Analysis(raw, { now: new Date(now), staticInstanceTypes: STATIC_TYPES });
-    analysis.scope = isPendingCandidate;
+    analysis = new Analysis(raw, { now: new Date(now), staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
     findings.push(...runChecks(CHECKS, analysis, command).findings);
   }
   return { analysis, findings };

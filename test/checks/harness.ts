@@ -19,8 +19,8 @@ export function analyze(raw: RawInputs, opts: { caArgs?: string[]; now?: Date } 
     now: opts.now ?? NOW,
     caArgs: opts.caArgs,
     staticInstanceTypes: STATIC_TYPES,
+    podScope: isPendingCandidate,
   });
-  analysis.scope = isPendingCandidate;
   const pods = analyzePods(analysis);
   const { findings, skipped } = runChecks(CHECKS, analysis, 'why-pending');
   return { analysis, pods, findings, skipped };

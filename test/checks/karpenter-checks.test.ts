@@ -30,8 +30,7 @@ function raw(change: (r: RawInputs) => void = () => {}): RawInputs {
 }
 
 function run(r: RawInputs, command: CommandName, now = NOW) {
-  const analysis = new Analysis(r, { now, staticInstanceTypes: STATIC_TYPES });
-  analysis.scope = isPendingCandidate;
+  const analysis = new Analysis(r, { now, staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
   return runChecks(CHECKS, analysis, command);
 }
 

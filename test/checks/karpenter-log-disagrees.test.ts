@@ -30,8 +30,7 @@ function withLog(lines: string[], change: (r: RawInputs) => void = () => {}): Ra
 }
 
 function run(r: RawInputs, command: CommandName) {
-  const a = new Analysis(r, { now: NOW, staticInstanceTypes: STATIC_TYPES });
-  a.scope = isPendingCandidate;
+  const a = new Analysis(r, { now: NOW, staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
   return runChecks(CHECKS, a, command);
 }
 const fired = (r: RawInputs, command: CommandName) => run(r, command).findings.filter((f) => f.checkId === 'karpenter-log-disagrees');

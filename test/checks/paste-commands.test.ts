@@ -89,8 +89,7 @@ function findingsFor(raw: RawInputs, mode: Mode | 'preflight', caArgs?: string[]
       cluster: { raw, via: 'from' },
     }).findings;
   if (mode === 'scale-down-blockers') return analyzeSd(raw, caArgs ? { caArgs } : {}).findings;
-  const analysis = new Analysis(raw, { now: NOW, caArgs, staticInstanceTypes: STATIC_TYPES });
-  analysis.scope = isPendingCandidate;
+  const analysis = new Analysis(raw, { now: NOW, caArgs, staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
   return runChecks(CHECKS, analysis, mode).findings;
 }
 

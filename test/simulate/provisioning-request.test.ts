@@ -8,12 +8,11 @@ import {
   AWS_NOT_ATOMIC,
   consumedProvisioningRequestRef,
   explainProvisioningRequest,
-  podForPodSet,
   type ProvReqCaSettings,
   provReqClassKind,
   provisioningRequestStage,
-  simulateProvisioningRequest,
 } from '../../src/simulate/provisioning-request.js';
+import { podForPodSet, simulateProvisioningRequest } from '../../src/simulate/provisioning-request/simulation.js';
 import { analyzePod } from '../../src/simulate/why-pending.js';
 import { buildCaConfig } from '../../src/simulate/ca-config.js';
 import { caDeployment } from '../builders/world.js';

@@ -2,7 +2,7 @@
 // first node passing every filter stays the one CA's scan (plugin_runner.go RunFiltersUntilPassingNode) finds.
 import { describe, expect, it } from 'vitest';
 import type { NodeInfo } from '../../src/model/scheduling.js';
-import { RoomIndex } from '../../src/simulate/scale-down.js';
+import { RoomIndex } from '../../src/simulate/scale-down/placement.js';
 
 /** mulberry32: seeded, so a failure reproduces. */
 function rng(seed: number): () => number {

@@ -7,13 +7,8 @@ import {
 } from '../../model/ca-crds.js';
 import { gatheredList } from '../../model/snapshot.js';
 import type { Analysis } from '../../simulate/analysis.js';
-import {
-  explainProvisioningRequest,
-  type ProvReqSimulation,
-  type ProvReqState,
-  provReqCaSettings,
-  simulateProvisioningRequest,
-} from '../../simulate/provisioning-request.js';
+import { explainProvisioningRequest, type ProvReqState, provReqCaSettings } from '../../simulate/provisioning-request.js';
+import { type ProvReqSimulation, simulateProvisioningRequest } from '../../simulate/provisioning-request/simulation.js';
 import { analyzePod } from '../../simulate/why-pending.js';
 
 export function notGathered(kind: CaCrdKind): string {

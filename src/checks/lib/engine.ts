@@ -39,19 +39,15 @@ export function runChecks(checks: readonly Check[], analysis: Analysis, command:
     }
     // the check sees only the pods of its autoscaler (their route): CA's findings and fixes never reach a pod only
     // Karpenter serves, nor Karpenter's a pod only CA serves
-    const scope = analysis.scope;
-    analysis.scope = scopeOf(check.meta, scope);
-    try {
+    analysis.withScope(scopeOf(check.meta, analysis.scope), () =>
       check.run({
         analysis,
         command,
         // the fix rule, here where every finding is collected: a check cannot print a fix that could make things worse
         report: (input: FindingInput<string>) => findings.push(applyFixRule(analysis, toFinding(check.meta, input))),
         skip: (reason: string, detail: string) => skipped.push({ checkId: check.meta.id, reason, detail }),
-      });
-    } finally {
-      analysis.scope = scope;
-    }
+      }),
+    );
   }
   findings.sort(compareFindings);
   skipped.sort((a, b) => (a.checkId < b.checkId ? -1 : a.checkId > b.checkId ? 1 : 0));

@@ -4,12 +4,8 @@ import type { Node, Pod, PodDisruptionBudget } from '../../model/k8s.js';
 import type { BlockingPodReason } from '../../model/scale-down.js';
 import type { Analysis } from '../../simulate/analysis.js';
 import { controllerRef } from '../../simulate/drainability/pod-util.js';
-import {
-  analyzeScaleDown,
-  type BlockerDetail,
-  type NodeScaleDown,
-  simulatedMoveOf,
-} from '../../simulate/scale-down.js';
+import { analyzeScaleDown, type BlockerDetail, type NodeScaleDown } from '../../simulate/scale-down.js';
+import { simulatedMoveOf } from '../../simulate/scale-down/placement.js';
 import { orderedMap, quoted, yamlSnippet } from './snippets.js';
 
 export function nodeSubject(node: Node): Subject {

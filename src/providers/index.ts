@@ -44,6 +44,11 @@ export function isModelledProvider(ca: CaConfig): boolean {
   return !ca.found || PROVIDERS.has(ca.flags.cloudProvider.value);
 }
 
+/** The ids of the registered providers, in registration order. */
+export function providerIds(): string[] {
+  return [...PROVIDERS.keys()];
+}
+
 /** The registered provider with this id (a group's `provider`, a check's `meta.providers` entry), if any. */
 export function providerById(id: string): NodeGroupProvider | undefined {
   return PROVIDERS.get(id);

@@ -281,7 +281,7 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       nodeGroups = shared.nodeGroupsChosen;
       const choice = expander.choice ?? candidates[0].group.name;
       summary = upcoming
-        ? // externalgrpc records CA's loop has given up on, or will (src/simulate/providers/externalgrpc/records.ts)
+        ? // externalgrpc records CA's loop has given up on, or will (src/providers/externalgrpc/records.ts)
           (grpcUpcomingFate(upcoming.group, a.ca, a.now)?.summary ??
           `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`)
         : `CA can scale up ${candidates.length === 1 ? choice : `${candidates.length} node groups (${expander.name} likely picks ${choice})`}`;

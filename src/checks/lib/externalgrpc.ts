@@ -1,4 +1,4 @@
-// The externalgrpc provider's findings (src/simulate/providers/externalgrpc/findings.ts) for the externalgrpc-* checks:
+// The externalgrpc provider's findings (src/providers/externalgrpc/findings.ts) for the externalgrpc-* checks:
 // computed once per Analysis, and the skip that says which of the provider's inputs to supply when they are missing.
 import type { Subject } from '../../model/findings.js';
 import { shellCommand } from '../../model/shell.js';

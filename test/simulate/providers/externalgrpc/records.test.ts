@@ -1,4 +1,4 @@
-// The provider's records as CA's loop changes them (src/simulate/providers/externalgrpc/records.ts): pods waiting on
+// The provider's records as CA's loop changes them (src/providers/externalgrpc/records.ts): pods waiting on
 // nodes that will never arrive read what CA will do next, per CA version and --now, not "CA is already adding them".
 import { describe, expect, it } from 'vitest';
 import type { ExternalGrpcNodeGroup } from '../../../../src/model/node-group.js';

@@ -1,10 +1,10 @@
 import { type Evidence, type Finding, NOT_APPLICABLE, type Severity, type Subject } from '../model/findings.js';
-import type { ProviderId } from '../model/node-group.js';
 import { shellQuote } from '../model/shell.js';
 import { hasUnsafe, oneLine } from '../model/text.js';
 import type { DataKind } from '../model/snapshot.js';
 import type { AutoscalerKey, PodRoute } from '../model/why-pending.js';
 import type { Analysis, CaRecordKind } from '../simulate/analysis.js';
+import { providerById } from '../providers/index.js';
 
 export type CommandName = 'why-pending' | 'asg-audit' | 'scale-down-blockers' | 'preflight';
 
@@ -27,7 +27,7 @@ export interface CheckMeta<M extends string = string> {
   /** Upstream source the behaviour comes from. */
   upstream?: string;
   /** CA cloud providers the check is about (absent = any): under another, the check is skipped as not applicable. */
-  providers?: ProviderId[];
+  providers?: string[];
   /**
    * The autoscaler the check is about (absent = Cluster Autoscaler); shown by `casdoctor checks` and in the README. The
    * engine gives the check only the pods that autoscaler serves (their route), and does not run a CA check on a
@@ -50,21 +50,15 @@ export function checkAutoscalerKey(meta: Pick<CheckMeta, 'autoscaler'>): Autosca
   return checkAutoscaler(meta) === 'karpenter' ? 'karpenter' : 'ca';
 }
 
-/** What a provider-specific check is about, for the not-applicable detail. */
-const PROVIDER_SUBJECT: Record<ProviderId, string> = {
-  aws: 'AWS Auto Scaling groups',
-  externalgrpc: 'externalgrpc node groups',
-};
-
 /** Why a check does not apply to the provider CA runs with, or undefined when it does. */
 export function providerNotApplicable(
   meta: Pick<CheckMeta, 'providers'>,
-  provider: ProviderId,
+  provider: string,
 ): { reason: string; detail: string } | undefined {
   if (!meta.providers || meta.providers.includes(provider)) return undefined;
   return {
     reason: NOT_APPLICABLE,
-    detail: `CA runs with --cloud-provider=${provider}; this check is about ${meta.providers.map((p) => PROVIDER_SUBJECT[p]).join(' or ')}`,
+    detail: `CA runs with --cloud-provider=${provider}; this check is about ${meta.providers.map((p) => providerById(p)?.words.checksSubject ?? p).join(' or ')}`,
   };
 }
 

@@ -3,7 +3,7 @@
 // Read-only and bounded (pages per event name); a missing permission is a gap naming it, never a failure.
 import type { RawInputs } from '../model/snapshot.js';
 import { CLOUDTRAIL_EVENT_NAMES } from '../simulate/history/source-aws.js';
-import { awsClientConfig } from '../providers/aws/gather.js';
+import { awsClientConfig } from '../providers/aws/gather-client.js';
 
 export interface HistoryLiveOptions {
   since: number;

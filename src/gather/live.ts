@@ -2,7 +2,8 @@
 import { shellCommand } from '../model/shell.js';
 import { DATA_KINDS, emptyInputs, type Gap, type GapReason, type RawInputs } from '../model/snapshot.js';
 import { EnvironmentError, LimitExceededError } from './errors.js';
-import { gatherAws, gatherInstanceTypeOfferings, regionFromEnvironment, regionFromNodes } from '../providers/aws/gather.js';
+import { gatherAws, gatherInstanceTypeOfferings } from '../providers/aws/gather.js';
+import { regionFromEnvironment, regionFromNodes } from '../providers/aws/gather-client.js';
 import { karpenterInputs } from '../simulate/providers/karpenter/inputs.js';
 import { parseCaLogSince } from './live-ca-record.js';
 import { gatherKubernetes } from './live-kubernetes.js';

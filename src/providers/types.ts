@@ -1,5 +1,5 @@
 import type { CaConfig } from '../model/ca-config.js';
-import type { NodeGroup, NodeGroupsResult, ProviderId } from '../model/node-group.js';
+import type { NodeGroup, NodeGroupsResult } from '../model/node-group.js';
 import type { GroupScaleDownOptions } from '../model/scale-down.js';
 import type { DataKind, RawInputs } from '../model/snapshot.js';
 import type { ConfigMap, Deployment, Taint } from '../model/k8s.js';
@@ -19,7 +19,7 @@ export interface ProviderContext {
  * Generic code asks these members, never the provider's id: a new provider gets its own words or a compile error.
  */
 export interface NodeGroupProvider extends TemplateProvider {
-  readonly id: ProviderId;
+  readonly id: string;
   /** Groups CA sees, nodes mapped onto them, nodes CA does not autoscale, refresh errors. */
   buildNodeGroups(ctx: ProviderContext): NodeGroupsResult;
   /** The names this snapshot gives its cluster (AWS: CA's discovery tags, --cluster-name, owned ASGs' cluster tags). */
@@ -91,6 +91,8 @@ export interface ConfigMapRef {
 export interface ProviderWords {
   /** The provider's name in a table of checks: "AWS", "externalgrpc". */
   readonly title: string;
+  /** What a check tagged with this provider is about: "AWS Auto Scaling groups". */
+  readonly checksSubject: string;
   /** A group as a finding's subject kind: "AutoScalingGroup", "NodeGroup". */
   readonly groupKind: string;
   /** A group in a short phrase: "ASG", "node group". */

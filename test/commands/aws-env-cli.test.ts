@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAwsRegionName } from '../../src/providers/aws/gather.js';
+import { isAwsRegionName } from '../../src/providers/aws/gather-client.js';
 import { loadOffline } from '../../src/gather/offline.js';
 import { type KubeApiServer, startKubeApiServer } from '../servers/kube-apiserver.js';
 import { cliAsync } from './cli-async.js';

@@ -5,13 +5,8 @@ import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/cl
 import { IAMClient, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EnvironmentError } from '../../src/gather/errors.js';
-import {
-  type AwsGatherOptions,
-  gatherAws,
-  regionFromEnvironment,
-  regionFromNodes,
-  toAwsJson,
-} from '../../src/providers/aws/gather.js';
+import { type AwsGatherOptions, gatherAws } from '../../src/providers/aws/gather.js';
+import { regionFromEnvironment, regionFromNodes, toAwsJson } from '../../src/providers/aws/gather-client.js';
 import type { LaunchTemplateVersion } from '../../src/model/aws.js';
 import type { Node } from '../../src/model/k8s.js';
 import type { RawInputs } from '../../src/model/snapshot.js';

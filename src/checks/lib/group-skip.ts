@@ -42,7 +42,7 @@ export function reportSkippedGroups(
         { source: `node group ${name}`, observed: e.skip!.detail },
         ...pods.slice(0, 5).map((p) => ({
           source: `Pod ${podRef(p.pod)}`,
-          observed: `fits the ${e.template.source === 'node' ? 'real-node' : 'ASG'} template of ${name}`,
+          observed: `fits the ${e.template.source === 'node' ? 'real-node' : ctx.analysis.provider.words.groupShort} template of ${name}`,
         })),
       ],
       remediation: remediation(e.group, e),

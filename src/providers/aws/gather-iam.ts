@@ -2,12 +2,12 @@
 // with iam:SimulatePrincipalPolicy, whether it may make the calls CA needs: on the real ASG ARNs, with each ASG's
 // tags as condition context. Read-only. Anything that fails becomes a gap, so the IAM checks are skipped, not passed.
 import { LimitExceededError, ResponseTooLargeError } from '../../gather/errors.js';
-import { awsClientConfig, boundAwsClient, endpointFor, TokenGuard } from './gather.js';
+import { awsClientConfig, boundAwsClient, endpointFor, TokenGuard } from './gather-client.js';
 import { formatBytes, type LiveLimits, liveLimits } from '../../gather/live-limits.js';
 import type { IamEvaluationResult } from '../../model/aws.js';
 import type { Gap, GapReason } from '../../model/snapshot.js';
 import type { IamPlan, IamRequest } from './iam.js';
-import { toAwsJson } from './gather.js';
+import { toAwsJson } from './gather-client.js';
 
 export interface LiveIamOptions {
   region: string;

@@ -4,7 +4,8 @@
 // denial becomes a gap (the answer then says spot prices are unknown and how to supply them).
 import type { Ec2SpotPrice } from '../../model/aws.js';
 import { emptyInputs, type RawInputs } from '../../model/snapshot.js';
-import { type AwsGatherOptions, awsClientConfig, boundAwsClient, CallBook, endpointFor, toAwsJson } from './gather.js';
+import type { AwsGatherOptions } from './gather.js';
+import { awsClientConfig, boundAwsClient, CallBook, endpointFor, toAwsJson } from './gather-client.js';
 import { EnvironmentError, LimitExceededError } from '../../gather/errors.js';
 import { liveLimits } from '../../gather/live-limits.js';
 import { MAX_SPOT_ROWS } from '../../gather/spot-prices.js';

@@ -11,6 +11,7 @@ export function isAsgGroup(g: NodeGroup): g is AsgNodeGroup {
 
 export const awsWords: ProviderWords = {
   title: 'AWS',
+  checksSubject: 'AWS Auto Scaling groups',
   groupKind: 'AutoScalingGroup',
   groupShort: 'ASG',
   groupSource: (name) => `ASG ${name}`,

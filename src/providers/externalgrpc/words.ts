@@ -13,6 +13,7 @@ const GROUP_NOUN = 'externalgrpc node group';
 
 export const externalGrpcWords: ProviderWords = {
   title: 'externalgrpc',
+  checksSubject: 'externalgrpc node groups',
   groupKind: 'NodeGroup',
   groupShort: 'node group',
   groupSource: (name) => `${GROUP_NOUN} ${name}`,

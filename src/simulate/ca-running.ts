@@ -11,6 +11,7 @@ import { externalGrpcFindings, externalGrpcFindingsInput } from './providers/ext
 import { caDefaults, caInstanceView, countedInTargetSize, externalGrpcState } from './providers/externalgrpc/groups.js';
 import { nodeMembership } from './providers/externalgrpc/membership.js';
 import { grpcOptionsAsCaSees } from './providers/externalgrpc/options.js';
+import { grpcScaleUpNeverLands } from './providers/externalgrpc/records.js';
 import { NODE_BYTES_ONLY_MINOR } from './providers/externalgrpc/template.js';
 
 export type CaRunningState = 'running' | 'cannot-run' | 'likely-cannot-run' | 'unknown';
@@ -27,7 +28,9 @@ export type CaStopKind =
   /** A group whose size fix-up the provider turns into a no-op: CA skips the rest of every loop. */
   | 'size-fix-halt'
   /** Not a stop: CA runs, but NodeGroupForNode errors for a node, so every scale-up fails (caScaleUpFails). */
-  | 'scale-up-fails';
+  | 'scale-up-fails'
+  /** Not a stop: CA runs and scales up, but deletes every new instance before it can join (caScaleUpNeverLands). */
+  | 'scale-up-never-lands';
 
 export interface CaStopReason {
   kind: CaStopKind;
@@ -214,6 +217,35 @@ export function caScaleUpFails(a: Analysis): CaStopReason[] {
     }
   }
   scaleUpCache.set(a, hit);
+  return hit;
+}
+
+const neverLandsCache = new WeakMap<Analysis, CaStopReason[]>();
+
+/**
+ * CA runs and scales up, but no node ever comes: CA 1.27/1.28 read MaxNodeProvisionTime as 0 from this provider
+ * (externalgrpc_node_group.go:276-281@cluster-autoscaler-1.28.4), so each scale-up times out at the next loop and each
+ * new instance is long-unregistered, deleted about one loop after CA lists it (static_autoscaler.go:724-806@1.28.4).
+ * One reason naming the groups CA reads so (every group on 1.27/1.28).
+ */
+export function caScaleUpNeverLands(a: Analysis): CaStopReason[] {
+  let hit = neverLandsCache.get(a);
+  if (hit) return hit;
+  hit = [];
+  if (a.provider.id === 'externalgrpc' && a.ca.version.known) {
+    const groups = a.nodeGroupsResult.nodeGroups.filter((g) => g.provider === 'externalgrpc' && g.targetSize < g.maxSize && grpcScaleUpNeverLands(g, a.ca) !== undefined);
+    if (groups.length) {
+      const version = a.ca.version.version ?? `1.${a.ca.version.minor}`;
+      hit.push({
+        kind: 'scale-up-never-lands',
+        certainty: 'certain',
+        group: groups[0].name,
+        text: `CA ${version} reads --max-node-provision-time as 0 for node group${groups.length === 1 ? '' : 's'} ${groups.map((g) => g.name).join(', ')} from this provider: each scale-up times out at the next loop and each new instance is deleted about one loop after CA lists it, before it can join, so no node ever comes (the provider's delete hook runs over SSH; if it fails, the VM keeps running outside the target size)`,
+        upstream: 'kubernetes/autoscaler cluster-autoscaler/cloudprovider/externalgrpc/externalgrpc_node_group.go:276-281, core/static_autoscaler.go:724-806@cluster-autoscaler-1.28.4; provider nodegroup/node_group.go:915-961,2031-2056@f792442',
+      });
+    }
+  }
+  neverLandsCache.set(a, hit);
   return hit;
 }
 

@@ -37,7 +37,7 @@ describe('every externalgrpc check', () => {
   const ids = CHECKS.map((c) => c.meta.id).filter((id) => id.startsWith('externalgrpc-'));
 
   it('is declared for the externalgrpc provider only, with an upstream reference', () => {
-    expect(ids).toHaveLength(12);
+    expect(ids).toHaveLength(14);
     for (const id of ids) {
       const meta = CHECKS.find((c) => c.meta.id === id)!.meta;
       expect(meta.providers, id).toEqual(['externalgrpc']);

@@ -88,9 +88,14 @@ export function computeCaRunning(a: Analysis): CaRunning {
   }
   // a flag CA exits on at start-up names the cause of a pod that keeps dying (never alone: casdoctor's flag table may
   // lag CA's, and a healthy pod proves the flags fine)
-  const fatal = [...a.ca.errors.filter((e) => !e.startsWith('unknown flag:')), ...a.ca.unknownFlags.map((f) => `unknown flag ${f}`)];
+  const fatal = [...a.ca.errors.filter((e) => !e.startsWith('unknown flag:')), ...a.ca.unknownFlags.map((f) => `unknown flag: ${f}`)];
   const dying = reasons.find((r) => r.kind === 'ca-pod' && r.certainty === 'certain');
-  if (dying && fatal.length) dying.text += `; its flags have one CA ${a.ca.version.version ?? `1.${a.ca.version.minor}`} exits on at start-up (${fatal[0]})`;
+  if (dying && fatal.length) {
+    // pflag's ExitOnError prints the parse error (then the usage) and exits 2 before CA's first loop (main.go kube_flag.InitFlags)
+    const said = fatal[0].replace(/ \(not in cluster-autoscaler [^)]*\)$/, '');
+    const pflagError = /^(unknown flag|unknown shorthand flag|flag needs an argument|invalid argument)/.test(said);
+    dying.text += `; its flags have one CA ${a.ca.version.version ?? `1.${a.ca.version.minor}`} exits on at start-up: ${pflagError ? `it prints "${said}" and its usage, and exits with code 2` : fatal[0]}${fatal[0] !== said ? ` (${fatal[0].slice(said.length + 2, -1)})` : ''}`;
+  }
   if (a.provider.id === 'externalgrpc' && a.ca.version.known) reasons.push(...externalGrpcStops(a));
   reasons.sort((x, y) => (x.certainty === y.certainty ? 0 : x.certainty === 'certain' ? -1 : 1));
   const state: CaRunningState = reasons.some((r) => r.certainty === 'certain')

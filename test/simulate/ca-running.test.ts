@@ -130,6 +130,21 @@ describe("caRunning: CA's own pod", () => {
     expect(up).toEqual({ state: 'running', reasons: [] });
   });
 
+  it('a crash-looping CA pod whose flags have one CA exits on names the flag and what CA prints (pflag: usage, exit 2)', () => {
+    const raw = grpcRaw({ caTag: 'v1.28.4', pods: [crashLooping] });
+    const c = raw.deployments[0].spec!.template!.spec!.containers[0];
+    if (c.command) c.command = [...c.command, '--frobnicate=1'];
+    else c.args = [...(c.args ?? []), '--frobnicate=1'];
+    const r = caRunning(analysis(raw));
+    expect(r.state).toBe('cannot-run');
+    expect(r.reasons[0].text).toMatch(/is crash-looping .*; its flags have one CA v1\.28\.4 exits on at start-up: it prints "unknown flag: --frobnicate" and its usage, and exits with code 2$/);
+    // a healthy pod proves the flags fine (casdoctor's flag table may lag CA's): nothing said
+    const ok = grpcRaw({ caTag: 'v1.28.4', pods: [healthy] });
+    const c2 = ok.deployments[0].spec!.template!.spec!.containers[0];
+    c2.args = [...(c2.args ?? []), '--frobnicate=1'];
+    expect(caRunning(analysis(ok)).reasons.filter((x) => x.kind === 'ca-pod')).toEqual([]);
+  });
+
   it('a pods file without CA\'s namespace says nothing about CA (a partial dump is not "no pod")', () => {
     const other = { ...healthy, metadata: { name: 'web-1', namespace: 'web', labels: { app: 'web' } } } as Pod;
     const r = caRunning(analysis(grpcRaw({ caTag: 'v1.28.4', pods: [other] })));

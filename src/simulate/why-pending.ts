@@ -1,4 +1,4 @@
-import { podVerdictWhenCaCannotRun } from './ca-running.js';
+import { caRunning, podVerdictWhenCaCannotRun } from './ca-running.js';
 import { grpcScaleUpNeverLands, grpcUpcomingFate } from './providers/externalgrpc/records.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
@@ -282,7 +282,8 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       const choice = expander.choice ?? candidates[0].group.name;
       // externalgrpc records CA's loop has given up on, or will, and CA versions under which no node ever comes
       // (src/simulate/providers/externalgrpc/records.ts)
-      const fate = upcoming ? grpcUpcomingFate(upcoming.group, a.ca, a.now, a.raw.events) : undefined;
+      const stopped = upcoming?.group.provider === 'externalgrpc' && ['cannot-run', 'likely-cannot-run'].includes(caRunning(a).state);
+      const fate = upcoming ? grpcUpcomingFate(upcoming.group, a.ca, a.now, a.raw.events, { caStopped: stopped }) : undefined;
       const neverLands = candidates.map((g) => grpcScaleUpNeverLands(g.group, a.ca));
       summary = upcoming
         ? (fate?.summary ??

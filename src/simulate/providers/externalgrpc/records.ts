@@ -161,7 +161,13 @@ function upcomingRecords(group: NodeGroup & { provider: 'externalgrpc' }): GrpcI
  * in flight, on a CA that waits for them), else where CA's loop leaves the group at `now`: still waiting, backing off
  * until a time, or scaling up again; and on CA 1.27/1.28 that no node will come at all.
  */
-export function grpcUpcomingFate(group: NodeGroup, ca: CaConfig, now: Date, events: KubeEvent[] = []): UpcomingFate | undefined {
+export function grpcUpcomingFate(
+  group: NodeGroup,
+  ca: CaConfig,
+  now: Date,
+  events: KubeEvent[] = [],
+  opts: { caStopped?: boolean } = {},
+): UpcomingFate | undefined {
   if (group.provider !== 'externalgrpc') return undefined;
   const spec = group.grpc;
   const waiting = upcomingRecords(group);
@@ -206,6 +212,20 @@ export function grpcUpcomingFate(group: NodeGroup, ca: CaConfig, now: Date, even
   ]
     .filter(Boolean)
     .join(' and ');
+  if (opts.caStopped && !nothingWillCome) {
+    // a CA that crashes keeps no scale-up request, timeout or backoff across restarts: once it runs again it counts the
+    // records from its start (unregistered since, incorrect size since) and gives up on them MaxNodeProvisionTime later
+    return {
+      dead,
+      provisionTimeMs: mpt,
+      given: false,
+      phase: 'waiting',
+      failures: 0,
+      nothingWillCome,
+      observed: false,
+      summary: `only ${minutes(mpt)} after it starts (${bound}; a restarted CA remembers no scale-up, timeout or backoff): until then it waits for ${dead.length} node(s) ${group.name} is adding that will never arrive (${what}); then it ${actions} and scales up again`,
+    };
+  }
   const nth = step.failures > 1 ? `, backoff ${step.failures} if each retry fails the same way` : '';
   const where =
     step.phase === 'backing-off'

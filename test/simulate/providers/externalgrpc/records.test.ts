@@ -112,6 +112,14 @@ describe('grpcUpcomingFate', () => {
     expect(grpcScaleUpNeverLands(general('v1.26.8').group, general('v1.26.8').ca)).toBeUndefined();
   });
 
+  it('a CA that cannot run keeps no scale-up, timeout or backoff: once it runs it gives up one provision time after its start', () => {
+    const { group, ca } = general('v1.26.8', joinFailed);
+    const f = grpcUpcomingFate(group, ca, new Date('2026-11-24T11:30:00Z'), [], { caStopped: true })!;
+    expect(f.phase).toBe('waiting');
+    expect(f.given).toBe(false);
+    expect(f.summary).toMatch(/^only 15m after it starts \(--max-node-provision-time 15m as CA v1\.26\.8 reads it for general; a restarted CA remembers no scale-up, timeout or backoff\): until then it waits for 3 node\(s\)/);
+  });
+
   it('leaves CA 1.29-1.34 with autoscalingOptions to the panic (CA is not running at all)', () => {
     const { group, ca } = general('v1.32.7', joinFailed);
     expect(grpcUpcomingFate(group, ca, NOW)).toBeUndefined();

@@ -12,6 +12,8 @@ import { caDefaults, caInstanceView, countedInTargetSize, externalGrpcState } fr
 import { nodeMembership } from './providers/externalgrpc/membership.js';
 import { grpcOptionsAsCaSees } from './providers/externalgrpc/options.js';
 import { grpcScaleUpNeverLands } from './providers/externalgrpc/records.js';
+import { findProviderDeployment } from './providers/externalgrpc/deployment.js';
+import { CREATE_STAGES, providerStartedAt, stageStalls } from './providers/externalgrpc/stalls.js';
 import { NODE_BYTES_ONLY_MINOR } from './providers/externalgrpc/template.js';
 
 export type CaRunningState = 'running' | 'cannot-run' | 'likely-cannot-run' | 'unknown';
@@ -252,6 +254,31 @@ export function caScaleUpNeverLands(a: Analysis): CaStopReason[] {
   }
   neverLandsCache.set(a, hit);
   return hit;
+}
+
+const stalledCache = new WeakMap<Analysis, string | null>();
+
+/**
+ * The provider creates no instance for any group: a create stage whose --create-parallelism slots are all held by
+ * InProcess records no handler will finish, for certain (externalgrpc-stale-in-process says which and how to retry
+ * them; node_group.go:1606-1653@f792442). The sentence, read after "no node will come: ", or undefined.
+ */
+export function grpcCreatesStalled(a: Analysis): string | undefined {
+  let hit = stalledCache.get(a);
+  if (hit === undefined) {
+    hit = null;
+    if (a.provider.id === 'externalgrpc') {
+      const dep = findProviderDeployment(a.raw.deployments);
+      const groups = externalGrpcState(a.providerContext).config.nodeGroups;
+      const full = stageStalls(groups, dep, providerStartedAt(dep, a.raw.pods), a.now).find(
+        (s) => s.full && s.certain && (CREATE_STAGES as readonly string[]).includes(s.stage),
+      );
+      if (full)
+        hit = `the provider moves no new instance past stage ${full.stage}: ${full.stale.length} record(s) stuck InProcess hold all ${full.limit} slot(s) of its --${full.flag} (externalgrpc-stale-in-process)`;
+    }
+    stalledCache.set(a, hit);
+  }
+  return hit ?? undefined;
 }
 
 /** "CA is not running: nothing is scaled up or down (<first reason>)", or undefined when CA runs (or nothing says). */

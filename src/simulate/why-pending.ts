@@ -1,4 +1,4 @@
-import { caRunning, podVerdictWhenCaCannotRun } from './ca-running.js';
+import { caRunning, grpcCreatesStalled, podVerdictWhenCaCannotRun } from './ca-running.js';
 import { grpcScaleUpNeverLands, grpcUpcomingFate } from './providers/externalgrpc/records.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
@@ -293,6 +293,9 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       else if (!upcoming && neverLands.every((t) => t !== undefined)) {
         verdict = 'no-scale-up';
         summary = neverLands[candidates.findIndex((g) => g.group.name === choice)] ?? neverLands[0]!;
+      } else if (candidates.every((g) => g.group.provider === 'externalgrpc') && grpcCreatesStalled(a)) {
+        verdict = 'no-scale-up';
+        summary = `no node will come: ${grpcCreatesStalled(a)!}; once they are retried: ${summary}`;
       }
     } else if (unevaluable(groups).length > 0) {
       // a discovered group whose template casdoctor could not build might fit: the answer is unknown, not "no"

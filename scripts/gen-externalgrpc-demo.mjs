@@ -626,16 +626,37 @@ if (refreshReadme) {
   const sd = run('scale-down-blockers').split('\n').slice(0, 24).join('\n');
   const audit = run('node-group-audit').split('\n');
   const auditShort = [...audit.slice(0, 9), ...audit.slice(9).filter((l) => /^(✖|▲|ℹ) |^findings:|^skipped|^not applicable/.test(l))].join('\n');
-  // the same cluster at T+5, T+20 and T+60 minutes after general's scale-up, on this CA and two others (the dump with
-  // CA's image changed in a scratch copy): what CA's loop does with the failed records decides the checkout pods' verdict
+  // the same cluster at T+5, T+20 and T+60 minutes after general's scale-up, on this CA and others (the dump with CA's
+  // image changed in a scratch copy, and once memory's autoscalingOptions removed): what CA's loop does with the
+  // failed records, or CA not running at all, decides the checkout pods' verdict
   const later = [];
   const scratch = mkdtempSync(join(tmpdir(), 'casdoctor-externalgrpc-later-'));
+  // memory's options as the provider wrote them (ConfigMap) and as its file sets them; without them CA 1.29-1.34 run
+  const withoutOptions = (text) =>
+    text
+      .replace(/autoscalingOptions:\n {6}scaleDownUtilizationThreshold: 0\n {6}scaleDownGpuUtilizationThreshold: 0\n {6}scaleDownUnneededTime: 20m0s\n {6}scaleDownUnreadyTime: 0s\n/, 'autoscalingOptions: null\n')
+      .replace(/ {4}autoscalingOptions:\n {6}scaleDownUnneededTime: 20m\n/, '');
   try {
-    for (const tag of ['v1.28.4', 'v1.26.15', 'v1.32.7']) {
-      const dir = join(scratch, tag);
+    for (const [tag, label, noOptions] of [
+      ['v1.28.4', 'CA v1.28.4 (this dump)', false],
+      ['v1.32.7', "CA v1.32.7 without memory's autoscalingOptions", true],
+      ['v1.32.7', 'CA v1.32.7', false],
+      ['v1.35.2', 'CA v1.35.2', false],
+    ]) {
+      const dir = join(scratch, `${tag}${noOptions ? '-noopts' : ''}`);
       cpSync(join(root, 'examples', 'externalgrpc'), dir, { recursive: true });
       const deps = join(dir, 'deployments.json');
       writeFileSync(deps, readFileSync(deps, 'utf8').replace('cluster-autoscaler:v1.28.4', `cluster-autoscaler:${tag}`));
+      if (noOptions) {
+        const cms = join(dir, 'configmaps-kube-system.json');
+        const doc = JSON.parse(readFileSync(cms, 'utf8'));
+        for (const cm of doc.items) for (const k of Object.keys(cm.data ?? {})) cm.data[k] = withoutOptions(cm.data[k]);
+        writeFileSync(cms, JSON.stringify(doc, null, 2));
+        const file = join(dir, 'nodegroup-config.yaml');
+        writeFileSync(file, withoutOptions(readFileSync(file, 'utf8')));
+        if (/autoscalingOptions:\n {6}\w/.test(readFileSync(cms, 'utf8').replace(/\\n/g, '\n') + readFileSync(file, 'utf8')))
+          throw new Error("memory's autoscalingOptions changed shape: update withoutOptions");
+      }
       for (const minutes of [5, 20, 60]) {
         const at = new Date(Date.parse(SCALE_UP_AT) + minutes * 60_000).toISOString().replace('.000Z', 'Z');
         let text;
@@ -645,7 +666,7 @@ if (refreshReadme) {
           text = `${e.stdout ?? ''}${e.stderr ?? ''}`;
         }
         const headline = text.split('\n').find((l) => /^(✖|✔|↑|⧗|\?) shop\/checkout/.test(l)) ?? '(no checkout line)';
-        later.push(`CA ${tag}${tag === 'v1.28.4' ? ' (this dump)' : ''}, T+${minutes} min (--now ${at}):\n${headline.replace(/ and 1 more Pending replica\(s\) of ReplicaSet checkout-jf4m744qwv/, '')}\n`);
+        later.push(`${label}, T+${minutes} min (--now ${at}):\n${headline.replace(/ and 1 more Pending replica\(s\) of ReplicaSet checkout-jf4m744qwv/, '')}\n`);
       }
     }
   } finally {
@@ -656,7 +677,7 @@ if (refreshReadme) {
     block(
       'the checkout pods later, by CA version (`--now`)',
       later.join('\n'),
-      "T is general's scale-up at 09:12:51. CA 1.28 reads the provision time as 0 from this provider, so it gives up on the failed records one loop after they appear; CA 1.26 uses --max-node-provision-time (15m) from the newest failure (09:15:10); CA 1.32 never runs with memory's autoscalingOptions. The dump's CA events were written before 10:00, so the earlier runs show them as they are.",
+      "T is general's scale-up at 09:12:51. CA 1.28 reads the provision time as 0 from this provider: the scale-up timed out at the next loop (the ScaleUpTimedOut event at 09:13:01), and every new instance is deleted about one loop after CA lists it, so no node comes while CA is 1.27/1.28, and general cycles through backoffs of 5, 10, 20 and 30 minutes with a new scale-up between them. CA 1.32 without autoscalingOptions (like 1.26 and older) waits --max-node-provision-time (15m) from the scale-up, then backs general off and scales up again, where the same failures may repeat. CA 1.32 with memory's autoscalingOptions panics on them and CA 1.35 on gpu's nil template: neither runs. Later cycles assume each retry fails the same way. The dump's CA events were written before 10:00, so the earlier runs show them as they are.",
     ),
     block('scale-down-blockers (first lines)', sd, "Both nodes of `default` are removable: the control-plane node is empty as CA sees it (static pods are mirror pods),\nand 10.0.2.31's only pod fits on 10.0.2.22."),
     block('node-group-audit (table and finding headlines)', auditShort),

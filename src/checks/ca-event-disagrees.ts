@@ -1,5 +1,6 @@
 import { formatDurationShort } from '../model/duration.js';
 import { shellCommand } from '../model/shell.js';
+import { grpcScaleUpNeverLands } from '../providers/externalgrpc/records.js';
 import { normalizeSchedulerReason } from '../simulate/scheduler.js';
 import type { CaPodEvent } from '../simulate/ca-events.js';
 import type { PodAnalysis } from '../simulate/why-pending.js';
@@ -124,6 +125,9 @@ export default defineCheck({
         continue;
       }
       if (ev.reason === 'TriggeredScaleUp' && v === 'no-scale-up') {
+        // CA did scale up, and agrees: on this externalgrpc provider the new nodes never come (records.ts)
+        const scaled = (ev.groups ?? []).map((g) => a.nodeGroups.find((n) => n.name === g.group));
+        if (scaled.length && scaled.every((g) => g && grpcScaleUpNeverLands(g, a.ca) !== undefined)) continue;
         const groups = (ev.groups ?? []).map((g) => `${g.group} ${g.from}->${g.to}`).join(', ');
         ctx.report({
           messageId: 'saidYesButBlocked',

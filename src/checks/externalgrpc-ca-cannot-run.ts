@@ -1,10 +1,10 @@
 import { shellCommand } from '../model/shell.js';
-import { caRunning, caScaleUpFails, type CaStopReason } from '../simulate/ca-running.js';
+import { caRunning, caScaleUpFails, caScaleUpNeverLands, type CaStopReason } from '../simulate/ca-running.js';
 import { grpcChangeSize, grpcRetryInstances } from '../providers/externalgrpc/wording.js';
 import { caInstanceView, countedInTargetSize } from '../providers/externalgrpc/groups.js';
 import { defineCheck } from './define-check.js';
-import { configSource, grpcGate, grpcGroupSubject, PROVIDER_REPO } from './lib/externalgrpc.js';
 import { isGrpcGroup } from '../providers/externalgrpc/words.js';
+import { configSource, grpcGate, grpcGroupSubject, PROVIDER_REPO, statusConfigMapCommand } from './lib/externalgrpc.js';
 
 // The externalgrpc half of "can CA run at all" (src/simulate/ca-running.ts); CA's own pod is ca-pod-unhealthy's.
 const KINDS = new Set<CaStopReason['kind']>(['options-panic', 'template-nil', 'scale-up-timeout-crash', 'size-fix-halt']);
@@ -23,6 +23,7 @@ export default defineCheck({
       certain: 'CA is not running: nothing is scaled up or down. {text}.',
       likely: 'CA is likely not running: nothing is scaled up or down. {text}.',
       scaleUpFails: 'Every scale-up of CA\'s fails: {text}.',
+      neverLands: 'CA runs, but no node it adds ever joins: {text}.',
     },
     upstream:
       'kubernetes/autoscaler cluster-autoscaler/cloudprovider/externalgrpc/externalgrpc_node_group.go (GetOptions 1.29-1.34, TemplateNodeInfo 1.35), core/static_autoscaler.go (fixNodeGroupSize); ' +
@@ -42,6 +43,17 @@ export default defineCheck({
         evidence: [{ source: `${configSource(a)} and the node's labels`, observed: r.text, expected: r.upstream }],
         remediation:
           'Make the node match exactly one group: change its labels, annotations or taints, or make the groups\' nodeTemplate labels exclusive (a group whose labels are a subset of another\'s matches every node of both). For two records naming one node, delete the stale one (stage Deleted or a reused name).',
+      });
+    }
+    for (const r of caScaleUpNeverLands(a)) {
+      ctx.report({
+        messageId: 'neverLands',
+        data: { text: r.text },
+        subject: { kind: 'Deployment', name: caName, namespace: caNs },
+        evidence: [{ source: `CA Deployment ${caNs}/${caName} (its image tag)`, observed: r.text, expected: r.upstream }],
+        remediation:
+          'Run CA 1.29-1.34 with no autoscalingOptions in any group (the provider then echoes CA\'s defaults, the provision time included; set the thresholds with CA\'s flags), or CA 1.26 or older, which has no per-group provision time. Until then every scale-up CA makes here ends in a deleted VM, or a VM left running when the delete hook fails: the records in stage PendingDeletion with status Failed in ' +
+          `${statusConfigMapCommand(a)}.`,
       });
     }
     for (const r of caRunning(a).reasons.filter((x) => KINDS.has(x.kind))) {

@@ -37,7 +37,9 @@ import externalgrpcFailedCreateHidden from './externalgrpc-failed-create-hidden.
 import externalgrpcGroupCannotCreateInstances from './externalgrpc-group-cannot-create-instances.js';
 import externalgrpcInstanceStuck from './externalgrpc-instance-stuck.js';
 import externalgrpcNodeGroupMembershipDrift from './externalgrpc-node-group-membership-drift.js';
+import externalgrpcNodeWithoutProviderId from './externalgrpc-node-without-provider-id.js';
 import externalgrpcProtoVersionMismatch from './externalgrpc-proto-version-mismatch.js';
+import externalgrpcStaleInProcess from './externalgrpc-stale-in-process.js';
 import externalgrpcTemplateResourcesIgnored from './externalgrpc-template-resources-ignored.js';
 import iamPermissionDenied from './iam-permission-denied.js';
 import karpenterBudgetBlocksDisruption from './karpenter-budget-blocks-disruption.js';
@@ -150,7 +152,9 @@ export const CHECKS: readonly Check[] = [
   externalgrpcGroupCannotCreateInstances,
   externalgrpcInstanceStuck,
   externalgrpcNodeGroupMembershipDrift,
+  externalgrpcNodeWithoutProviderId,
   externalgrpcProtoVersionMismatch,
+  externalgrpcStaleInProcess,
   externalgrpcTemplateResourcesIgnored,
   iamPermissionDenied,
   karpenterBudgetBlocksDisruption,

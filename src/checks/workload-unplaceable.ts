@@ -1,5 +1,6 @@
 import type { Evidence } from '../model/findings.js';
 import type { FailureCategory, GroupPlacement } from '../simulate/preflight.js';
+import { GRPC_PLACEMENT_ADVICE } from '../providers/externalgrpc/wording.js';
 import { defineCheck } from './define-check.js';
 import {
   caShortReason,
@@ -121,7 +122,10 @@ export default defineCheck({
         subject: workloadSubject(w),
         ...(first?.ca?.failures[0] ? { schedulerReason: first.ca.failures[0].reasons[0] } : {}),
         evidence: [...evidence, ...p.notes.map((n) => ({ source: 'casdoctor', observed: n }))],
-        remediation: [...categories].map((c) => `- ${ADVICE[c]}`).join('\n'),
+        // the provider's own words on an externalgrpc cluster (no tags, no launch templates there)
+        remediation: [...categories]
+          .map((c) => `- ${(ctx.analysis.provider.id === 'externalgrpc' ? GRPC_PLACEMENT_ADVICE[c] : undefined) ?? ADVICE[c]}`)
+          .join('\n'),
       });
     }
     for (const [name, u] of [...undecided].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

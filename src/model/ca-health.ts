@@ -30,7 +30,9 @@ export function caHealthFrom(findings: readonly Finding[]): CaHealth {
     .filter((f) => order.has(f.checkId))
     .sort((a, b) => order.get(a.checkId)! - order.get(b.checkId)!);
   // ca-deployment-not-found is an error on a cluster that has no CA at all: that is "nobody scales", said elsewhere
-  const stopping = health.filter((f) => f.severity === 'error' && f.checkId !== 'ca-deployment-not-found' && f.checkId !== 'ca-config-invalid');
+  // externalgrpc-ca-cannot-run also reports a CA that runs its loop but whose scale-ups all fail or never land
+  const runsLoop = (f: Finding) => f.checkId === 'externalgrpc-ca-cannot-run' && !/^CA is (likely )?not running/.test(f.message);
+  const stopping = health.filter((f) => f.severity === 'error' && f.checkId !== 'ca-deployment-not-found' && f.checkId !== 'ca-config-invalid' && !runsLoop(f));
   if (stopping.length === 0) return { running: null, findings: health };
   return {
     running: false,

@@ -11,6 +11,9 @@ import { externalGrpcFindings, externalGrpcFindingsInput } from '../providers/ex
 import { caDefaults, caInstanceView, countedInTargetSize, externalGrpcState } from '../providers/externalgrpc/groups.js';
 import { nodeMembership } from '../providers/externalgrpc/membership.js';
 import { grpcOptionsAsCaSees } from '../providers/externalgrpc/options.js';
+import { grpcScaleUpNeverLands } from '../providers/externalgrpc/records.js';
+import { findProviderDeployment } from '../providers/externalgrpc/deployment.js';
+import { CREATE_STAGES, providerStartedAt, stageStalls } from '../providers/externalgrpc/stalls.js';
 import { NODE_BYTES_ONLY_MINOR } from '../providers/externalgrpc/template.js';
 
 export type CaRunningState = 'running' | 'cannot-run' | 'likely-cannot-run' | 'unknown';
@@ -27,7 +30,9 @@ export type CaStopKind =
   /** A group whose size fix-up the provider turns into a no-op: CA skips the rest of every loop. */
   | 'size-fix-halt'
   /** Not a stop: CA runs, but NodeGroupForNode errors for a node, so every scale-up fails (caScaleUpFails). */
-  | 'scale-up-fails';
+  | 'scale-up-fails'
+  /** Not a stop: CA runs and scales up, but deletes every new instance before it can join (caScaleUpNeverLands). */
+  | 'scale-up-never-lands';
 
 export interface CaStopReason {
   kind: CaStopKind;
@@ -85,9 +90,14 @@ export function computeCaRunning(a: Analysis): CaRunning {
   }
   // a flag CA exits on at start-up names the cause of a pod that keeps dying (never alone: casdoctor's flag table may
   // lag CA's, and a healthy pod proves the flags fine)
-  const fatal = [...a.ca.errors.filter((e) => !e.startsWith('unknown flag:')), ...a.ca.unknownFlags.map((f) => `unknown flag ${f}`)];
+  const fatal = [...a.ca.errors.filter((e) => !e.startsWith('unknown flag:')), ...a.ca.unknownFlags.map((f) => `unknown flag: ${f}`)];
   const dying = reasons.find((r) => r.kind === 'ca-pod' && r.certainty === 'certain');
-  if (dying && fatal.length) dying.text += `; its flags have one CA ${a.ca.version.version ?? `1.${a.ca.version.minor}`} exits on at start-up (${fatal[0]})`;
+  if (dying && fatal.length) {
+    // pflag's ExitOnError prints the parse error (then the usage) and exits 2 before CA's first loop (main.go kube_flag.InitFlags)
+    const said = fatal[0].replace(/ \(not in cluster-autoscaler [^)]*\)$/, '');
+    const pflagError = /^(unknown flag|unknown shorthand flag|flag needs an argument|invalid argument)/.test(said);
+    dying.text += `; its flags have one CA ${a.ca.version.version ?? `1.${a.ca.version.minor}`} exits on at start-up: ${pflagError ? `it prints "${said}" and its usage, and exits with code 2` : fatal[0]}${fatal[0] !== said ? ` (${fatal[0].slice(said.length + 2, -1)})` : ''}`;
+  }
   if (a.provider.id === 'externalgrpc' && a.ca.version.known) reasons.push(...externalGrpcStops(a));
   reasons.sort((x, y) => (x.certainty === y.certainty ? 0 : x.certainty === 'certain' ? -1 : 1));
   const state: CaRunningState = reasons.some((r) => r.certainty === 'certain')
@@ -215,6 +225,60 @@ export function caScaleUpFails(a: Analysis): CaStopReason[] {
   }
   scaleUpCache.set(a, hit);
   return hit;
+}
+
+const neverLandsCache = new WeakMap<Analysis, CaStopReason[]>();
+
+/**
+ * CA runs and scales up, but no node ever comes: CA 1.27/1.28 read MaxNodeProvisionTime as 0 from this provider
+ * (externalgrpc_node_group.go:276-281@cluster-autoscaler-1.28.4), so each scale-up times out at the next loop and each
+ * new instance is long-unregistered, deleted about one loop after CA lists it (static_autoscaler.go:724-806@1.28.4).
+ * One reason naming the groups CA reads so (every group on 1.27/1.28).
+ */
+export function caScaleUpNeverLands(a: Analysis): CaStopReason[] {
+  let hit = neverLandsCache.get(a);
+  if (hit) return hit;
+  hit = [];
+  if (a.provider.id === 'externalgrpc' && a.ca.version.known) {
+    const groups = a.nodeGroupsResult.nodeGroups.filter((g) => g.provider === 'externalgrpc' && g.targetSize < g.maxSize && grpcScaleUpNeverLands(g, a.ca) !== undefined);
+    if (groups.length) {
+      const version = a.ca.version.version ?? `1.${a.ca.version.minor}`;
+      hit.push({
+        kind: 'scale-up-never-lands',
+        certainty: 'certain',
+        group: groups[0].name,
+        text: `CA ${version} reads --max-node-provision-time as 0 for node group${groups.length === 1 ? '' : 's'} ${groups.map((g) => g.name).join(', ')} from this provider: each scale-up times out at the next loop and each new instance is deleted about one loop after CA lists it, before it can join, so no node ever comes (the provider's delete hook runs over SSH; if it fails, the VM keeps running outside the target size)`,
+        upstream: 'kubernetes/autoscaler cluster-autoscaler/cloudprovider/externalgrpc/externalgrpc_node_group.go:276-281, core/static_autoscaler.go:724-806@cluster-autoscaler-1.28.4; provider nodegroup/node_group.go:915-961,2031-2056@f792442',
+      });
+    }
+  }
+  neverLandsCache.set(a, hit);
+  return hit;
+}
+
+const stalledCache = new WeakMap<Analysis, string | null>();
+
+/**
+ * The provider creates no instance for any group: a create stage whose --create-parallelism slots are all held by
+ * InProcess records no handler will finish, for certain (externalgrpc-stale-in-process says which and how to retry
+ * them; node_group.go:1606-1653@f792442). The sentence, read after "no node will come: ", or undefined.
+ */
+export function grpcCreatesStalled(a: Analysis): string | undefined {
+  let hit = stalledCache.get(a);
+  if (hit === undefined) {
+    hit = null;
+    if (a.provider.id === 'externalgrpc') {
+      const dep = findProviderDeployment(a.raw.deployments);
+      const groups = externalGrpcState(a.providerContext).config.nodeGroups;
+      const full = stageStalls(groups, dep, providerStartedAt(dep, a.raw.pods), a.now).find(
+        (s) => s.full && s.certain && (CREATE_STAGES as readonly string[]).includes(s.stage),
+      );
+      if (full)
+        hit = `the provider moves no new instance past stage ${full.stage}: ${full.stale.length} record(s) stuck InProcess hold all ${full.limit} slot(s) of its --${full.flag} (externalgrpc-stale-in-process)`;
+    }
+    stalledCache.set(a, hit);
+  }
+  return hit ?? undefined;
 }
 
 /** "CA is not running: nothing is scaled up or down (<first reason>)", or undefined when CA runs (or nothing says). */

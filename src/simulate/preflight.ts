@@ -566,6 +566,11 @@ export function buildPreflight(input: PreflightInput, options: PreflightOptions)
   }
   for (const d of grpcDeclared) {
     notes.push(`${d.file}: the externalgrpc provider's config; templates as the provider builds them (allocatable = capacity, only cpu, memory, ephemeral-storage, pods 110, no zone labels)`);
+    // CA 1.35+ reads only nodeBytes, which this provider never fills (externalgrpc_node_group.go:231-241@1.35.2)
+    if (analysis.ca.version.minor >= 35)
+      notes.push(
+        `${d.file}: ${analysis.ca.found ? `CA 1.${analysis.ca.version.minor}` : `no CA Deployment among the inputs, so CA 1.${analysis.ca.version.minor} is assumed; it`} reads no template from this provider (CA 1.35+ reads only nodeBytes, the provider answers nodeInfo) and crashes while a group has no Ready node: the templates below are what CA 1.29-1.34 builds${analysis.ca.found ? '' : '; add CA\'s Deployment to -f to evaluate your version'}`,
+      );
     for (const g of d.groups) notes.push(...g.notes.map((n) => `node group ${g.name}: ${n}`));
   }
 

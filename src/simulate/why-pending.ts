@@ -1,5 +1,5 @@
-import { podVerdictWhenCaCannotRun } from './ca-running.js';
-import { grpcUpcomingFate } from '../providers/externalgrpc/records.js';
+import { caRunning, grpcCreatesStalled, podVerdictWhenCaCannotRun } from './ca-running.js';
+import { grpcScaleUpNeverLands, grpcUpcomingFate } from '../providers/externalgrpc/records.js';
 import { pickWithPriorityExpander } from './priority-expander.js';
 import type { Node, Pod, Pod as PodT } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
@@ -280,11 +280,23 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       expander = shared.expander;
       nodeGroups = shared.nodeGroupsChosen;
       const choice = expander.choice ?? candidates[0].group.name;
+      // externalgrpc records CA's loop has given up on, or will, and CA versions under which no node ever comes
+      // (src/providers/externalgrpc/records.ts)
+      const stopped = upcoming?.group.provider === 'externalgrpc' && ['cannot-run', 'likely-cannot-run'].includes(caRunning(a).state);
+      const fate = upcoming ? grpcUpcomingFate(upcoming.group, a.ca, a.now, a.raw.events, { caStopped: stopped }) : undefined;
+      const neverLands = candidates.map((g) => grpcScaleUpNeverLands(g.group, a.ca));
       summary = upcoming
-        ? // externalgrpc records CA's loop has given up on, or will (src/providers/externalgrpc/records.ts)
-          (grpcUpcomingFate(upcoming.group, a.ca, a.now)?.summary ??
+        ? (fate?.summary ??
           `fits a node ${upcoming.group.name} is already adding (desired ${upcoming.group.targetSize}, ${upcoming.group.nodes.length} registered)`)
         : `CA can scale up ${candidates.length === 1 ? choice : `${candidates.length} node groups (${expander.name} likely picks ${choice})`}`;
+      if (fate?.nothingWillCome) verdict = 'no-scale-up';
+      else if (!upcoming && neverLands.every((t) => t !== undefined)) {
+        verdict = 'no-scale-up';
+        summary = neverLands[candidates.findIndex((g) => g.group.name === choice)] ?? neverLands[0]!;
+      } else if (candidates.every((g) => g.group.provider === 'externalgrpc') && grpcCreatesStalled(a)) {
+        verdict = 'no-scale-up';
+        summary = `no node will come: ${grpcCreatesStalled(a)!}; once they are retried: ${summary}`;
+      }
     } else if (unevaluable(groups).length > 0) {
       // a discovered group whose template casdoctor could not build might fit: the answer is unknown, not "no"
       const names = unevaluable(groups).map((g) => g.group.name);

@@ -37,7 +37,7 @@ describe('every externalgrpc check', () => {
   const ids = CHECKS.map((c) => c.meta.id).filter((id) => id.startsWith('externalgrpc-'));
 
   it('is declared for the externalgrpc provider only, with an upstream reference', () => {
-    expect(ids).toHaveLength(12);
+    expect(ids).toHaveLength(14);
     for (const id of ids) {
       const meta = CHECKS.find((c) => c.meta.id === id)!.meta;
       expect(meta.providers, id).toEqual(['externalgrpc']);
@@ -320,7 +320,7 @@ describe('externalgrpc-failed-create-hidden', () => {
 });
 
 describe('externalgrpc-ca-cannot-run and the remedies that work', () => {
-  it('says CA is not running on CA 1.32 with autoscalingOptions (error, per group), and nothing on 1.28', () => {
+  it('says CA is not running on CA 1.32 with autoscalingOptions (error, per group); on 1.28 that no node it adds joins', () => {
     const r = run(raw({ caImageTag: 'v1.32.7' }), 'externalgrpc-ca-cannot-run');
     expect(r.findings.map((f) => [f.severity, f.subject.kind])).toEqual([
       ['error', 'Deployment'],
@@ -328,7 +328,11 @@ describe('externalgrpc-ca-cannot-run and the remedies that work', () => {
     ]);
     expect(r.findings[0].message).toMatch(/^CA is not running: nothing is scaled up or down\. CA v1\.32\.7 panics on node group general's GetOptions answer/);
     expect(r.findings[0].remediation).toMatch(/Remove autoscalingOptions from node group general.*or run CA 1\.26 or older\. Not 1\.27-1\.28/);
-    expect(run(raw({ caImageTag: 'v1.28.4' }), 'externalgrpc-ca-cannot-run').findings).toEqual([]);
+    // CA 1.28 runs, but reads every group's provision time as 0: each new instance is deleted before it can join
+    const on128 = run(raw({ caImageTag: 'v1.28.4' }), 'externalgrpc-ca-cannot-run').findings;
+    expect(on128.map((f) => [f.severity, f.subject.kind])).toEqual([['error', 'Deployment']]);
+    expect(on128[0].message).toMatch(/^CA runs, but no node it adds ever joins: CA v1\.28\.4 reads --max-node-provision-time as 0 for node groups .*general/);
+    expect(on128[0].remediation).toMatch(/^Run CA 1\.29-1\.34 with no autoscalingOptions in any group .*or CA 1\.26 or older/);
   });
 
   it('pins CA to versions that read this provider: never "1.28 or older"', () => {

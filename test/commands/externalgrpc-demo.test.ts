@@ -75,8 +75,10 @@ describe('examples/externalgrpc', () => {
       'analytics/etl-worker': 'no-scale-up',
       'infra/log-shipper': 'no-scale-up',
       'ml/trainer-0': 'no-scale-up',
-      'reports/pdf-render': 'scale-up',
-      'shop/checkout': 'scale-up',
+      // CA 1.28 reads the provision time as 0 from this provider: it deletes every new instance before it can join, so
+      // a scale-up of general brings no node (src/providers/externalgrpc/records.ts)
+      'reports/pdf-render': 'no-scale-up',
+      'shop/checkout': 'no-scale-up',
     });
     const ids = (report.findings as any[]).map((f) => `${f.checkId} ${f.subject.kind}/${f.subject.name}`);
     expect(ids.filter((i) => i.startsWith('ca-event-disagrees') || i.startsWith('pod-fits-existing-node'))).toEqual([]);

@@ -155,6 +155,39 @@ describe('snapshot --redact of the externalgrpc example', () => {
   });
 });
 
+describe("preflight on the provider's nodegroup-config.yaml", () => {
+  it("names the provider's nodeTemplate, not ASGs, launch templates or tags, and says CA 1.35+ reads no template", () => {
+    const manifest = join(tmp, 'unplaceable.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: trainer, namespace: ml}',
+        'spec:',
+        '  replicas: 1',
+        '  selector: {matchLabels: {app: trainer}}',
+        '  template:',
+        '    metadata: {labels: {app: trainer}}',
+        '    spec:',
+        '      nodeSelector: {dedicated: infra}',
+        '      containers:',
+        '      - name: t',
+        '        image: busybox',
+        '        resources: {requests: {cpu: "8", memory: 32Gi, nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 1}}',
+        '',
+      ].join('\n'),
+    );
+    const r = cli(['preflight', '-f', manifest, '--node-groups', join(EXAMPLE, 'nodegroup-config.yaml'), '--fail-on', 'never']);
+    expect(r.stdout).toContain('✖ workload-unplaceable  Deployment ml/trainer');
+    expect(r.stdout).not.toMatch(/\bASG\b|launch template|node-template|EKS|aws /);
+    expect(r.stdout).toContain("CA template for node group gpu (the provider's nodeTemplate: labels, taints, cpu, memory, ephemeral-storage)");
+    expect(r.stdout).toContain("this provider never passes nvidia.com/gpu to CA's template");
+    expect(r.stdout).toContain("give the group those labels in its nodeTemplate.labels");
+    expect(r.stdout).toMatch(/no CA Deployment among the inputs, so CA 1\.\d+ is assumed; it reads no template from this provider/);
+  });
+});
+
 describe('the AWS demo keeps its wording', () => {
   it('has no provider source in the header and still prints the aws CLI fixes', () => {
     const r = cli(['why-pending', '--all', '-A', '--from', DEMO, '--now', DEMO_NOW]);

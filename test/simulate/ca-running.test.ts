@@ -130,6 +130,21 @@ describe("caRunning: CA's own pod", () => {
     expect(up).toEqual({ state: 'running', reasons: [] });
   });
 
+  it('a crash-looping CA pod whose flags have one CA exits on names the flag and what CA prints (pflag: usage, exit 2)', () => {
+    const raw = grpcRaw({ caTag: 'v1.28.4', pods: [crashLooping] });
+    const c = raw.deployments[0].spec!.template!.spec!.containers[0];
+    if (c.command) c.command = [...c.command, '--frobnicate=1'];
+    else c.args = [...(c.args ?? []), '--frobnicate=1'];
+    const r = caRunning(analysis(raw));
+    expect(r.state).toBe('cannot-run');
+    expect(r.reasons[0].text).toMatch(/is crash-looping .*; its flags have one CA v1\.28\.4 exits on at start-up: it prints "unknown flag: --frobnicate" and its usage, and exits with code 2$/);
+    // a healthy pod proves the flags fine (casdoctor's flag table may lag CA's): nothing said
+    const ok = grpcRaw({ caTag: 'v1.28.4', pods: [healthy] });
+    const c2 = ok.deployments[0].spec!.template!.spec!.containers[0];
+    c2.args = [...(c2.args ?? []), '--frobnicate=1'];
+    expect(caRunning(analysis(ok)).reasons.filter((x) => x.kind === 'ca-pod')).toEqual([]);
+  });
+
   it('a pods file without CA\'s namespace says nothing about CA (a partial dump is not "no pod")', () => {
     const other = { ...healthy, metadata: { name: 'web-1', namespace: 'web', labels: { app: 'web' } } } as Pod;
     const r = caRunning(analysis(grpcRaw({ caTag: 'v1.28.4', pods: [other] })));
@@ -188,5 +203,41 @@ describe('why-pending on an externalgrpc cluster without the provider state', ()
     expect(p.report.summary).toContain('no node groups from the externalgrpc provider');
     expect(p.report.summary).toContain('kubectl -n kube-system get configmap nodegroup-status -o json');
     expect(p.report.summary).not.toMatch(/aws|Auto Scaling/i);
+  });
+});
+
+describe('grpcCreatesStalled: the provider creates nothing while stale InProcess records fill a create stage', () => {
+  const ANCHOR = '      - id: a1b2c3d4\n';
+  const stale = (t: string) =>
+    t.replace(
+      ANCHOR,
+      [0, 1, 2]
+        .map((k) => [`      - id: ip${k}xxxxx`, '        name: ""', '        ip: ""', '        providerID: ""', '        stage: Pending', '        status: InProcess', '        updateTime: 2026-11-24T17:20:00+08:00'].join('\n'))
+        .join('\n') + `\n${ANCHOR}`,
+    );
+  const providerPod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'cluster-autoscaler-grpc-cloud-provider-6d9f8b7c5-x2x9q', namespace: 'kube-system' },
+    spec: { containers: [{ name: 'provider', image: 'ccr.ccs.tencentyun.com/ops/cluster-autoscaler-grpc-cloud-provider:v1.1.0' }] },
+    status: { phase: 'Running', containerStatuses: [{ name: 'provider', ready: true, restartCount: 1, state: { running: { startedAt: '2026-11-24T09:30:00Z' } } }] },
+  } as unknown as Pod;
+  // fits only gpu-a100's template (96 CPU): no existing node can take it
+  const pending = pod('checkout-5d8f7c9b4-x7k2p', 'shop')
+    .withRequests({ cpu: '40', memory: '100Gi' })
+    .withNodeSelector({ 'node-role.kubernetes.io/gpu': '' })
+    .withToleration({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' })
+    .ownedBy('ReplicaSet', 'checkout-5d8f7c9b4')
+    .unschedulable()
+    .build();
+
+  it("a Pending pod CA would scale up for gets no node while the provider's Pending stage is full (--create-parallelism 3 here)", () => {
+    const checkout = (ps: ReturnType<typeof analyzePods>) => ps.find((x) => x.report.name === 'checkout-5d8f7c9b4-x7k2p')!;
+    const p = checkout(analyzePods(analysis(grpcRaw({ caTag: 'v1.26.8', statusEdit: stale, pods: [healthy, providerPod, pending] }))));
+    expect(p.report.verdict).toBe('no-scale-up');
+    expect(p.report.summary).toMatch(/^no node will come: the provider moves no new instance past stage Pending: 3 record\(s\) stuck InProcess hold all 3 slot\(s\) of its --create-parallelism \(externalgrpc-stale-in-process\); once they are retried: /);
+    // without the stale records the same pod is a scale-up
+    const q = checkout(analyzePods(analysis(grpcRaw({ caTag: 'v1.26.8', pods: [healthy, providerPod, pending] }))));
+    expect(q.report.verdict).toBe('scale-up');
   });
 });

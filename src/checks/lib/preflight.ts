@@ -61,6 +61,8 @@ export function templateSource(g: PreflightGroup): string {
   if (g.declared) {
     return `CA template for ${g.group.name} from ${g.declared.origin === 'eksctl' ? 'the eksctl node group' : 'the node-groups file'} ${g.declared.location.file}:${g.declared.location.line}`;
   }
+  if (g.group.provider === 'externalgrpc')
+    return `CA template for node group ${g.group.name} (the provider's nodeTemplate: labels, taints, cpu, memory, ephemeral-storage)`;
   return `CA template for ASG ${g.group.name} (launch template / instance type and node-template tags)`;
 }
 

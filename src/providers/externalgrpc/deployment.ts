@@ -17,6 +17,8 @@ export interface ProviderDeployment {
   statusConfigMap: string;
   configFile: string;
   createParallelism: number;
+  /** --delete-parallelism (main.go:60@f792442, default 1): InProcess records allowed per delete stage. */
+  deleteParallelism: number;
 }
 
 /** `--name=value` / `--name value` from an argument list; the last occurrence wins (Go flag). */
@@ -50,6 +52,7 @@ export function findProviderDeployment(deployments: Deployment[]): ProviderDeplo
       const byFlags = args.some((a) => /^--?(nodegroup-status-cm|nodegroup-config)(=|$)/.test(a));
       if (!byImage && !byFlags) continue;
       const cp = Number(flagValue(args, 'create-parallelism') ?? '5');
+      const dp = Number(flagValue(args, 'delete-parallelism') ?? '1');
       return {
         deployment,
         container,
@@ -58,6 +61,7 @@ export function findProviderDeployment(deployments: Deployment[]): ProviderDeplo
         statusConfigMap: flagValue(args, 'nodegroup-status-cm') ?? NODEGROUP_STATUS_CONFIGMAP,
         configFile: flagValue(args, 'nodegroup-config') ?? 'nodegroup-config.yaml',
         createParallelism: Number.isFinite(cp) ? cp : 5,
+        deleteParallelism: Number.isFinite(dp) ? dp : 1,
       };
     }
   }

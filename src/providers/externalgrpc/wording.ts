@@ -228,3 +228,19 @@ export function grpcSetTemplateResource(group: NodeGroup, resource: string, quan
     possible: false,
   };
 }
+
+/**
+ * preflight's workload-unplaceable advice in this provider's words, per failure category (the AWS words name tags and
+ * launch templates): what the provider puts into CA's scratch template (BuildNodeFromTemplate, node_group.go:1040-1100
+ * @f792442: nodeTemplate labels and taints, only cpu, memory and ephemeral-storage, amd64, linux).
+ */
+export const GRPC_PLACEMENT_ADVICE: Partial<Record<string, string>> = {
+  gpu: "Run it on a GPU node group; this provider never passes nvidia.com/gpu to CA's template (it reads only cpu, memory and ephemeral-storage from nodeTemplate.capacity), so a GPU group must keep one node running for CA to copy a real node (externalgrpc-template-resources-ignored).",
+  selector:
+    "Make the pod's nodeSelector / required node affinity match a group's labels, or give the group those labels in its nodeTemplate.labels (CA's template; the provider also puts them on the nodes it joins).",
+  arch: "The pod selects a CPU architecture no group runs: the provider's template is always amd64 (beta.kubernetes.io/arch); build a multi-arch image and drop the selector.",
+  os: "The pod selects an operating system no group runs: the provider's template is always linux.",
+  taint: "Tolerate the taint in the pod template, or point the pod at a group without it (the taints come from the group's nodeTemplate.taints).",
+  zone: "The pod (or its volumes) asks for a zone: the provider's template has no zone or region label, so no group matches a zonal requirement from zero.",
+  gate: "Raise the group's maxSize above 0 (the provider's POST /api/v1/nodegroup), or fix what keeps CA from building its template.",
+};

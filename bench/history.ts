@@ -109,12 +109,19 @@ async function karpenterLog(file: string, megabytes: number): Promise<number> {
   const out = new Lines(stream);
   const target = megabytes * 1_000_000;
   // node lives start evenly over the day; their lines interleave a little (not sorted: Karpenter's controllers log concurrently)
+  // each node's lines are made whole, then all are written in time order, as Karpenter's one process writes them
+  const lines: Array<{ t: number; l: string }> = [];
+  const collect = { push: async (l: string) => void lines.push({ t: Date.parse(/"time":"([^"]+)"/.exec(l)![1]), l }) } as unknown as Lines;
   let n = 0;
-  for (; out.bytes < target; n++) {
+  for (let bytes = 0; bytes < target; n++) {
     const t = T0 + ((n * 7_919) % DAY) + r.int(1000);
-    await nodeLife(out, r, n, t);
-    if (n % 40 === 0) await out.push(`${head(r, 'INFO', t + 5, 'discovered ssm parameter', 'nodeclass', 'default')},"controllerGroup":"karpenter.k8s.aws","controllerKind":"EC2NodeClass","EC2NodeClass":{"name":"default"},"parameter":"/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id","value":"ami-0a4c8e2f1b3d59687"}`);
+    const before = lines.length;
+    await nodeLife(collect, r, n, t);
+    if (n % 40 === 0) await collect.push(`${head(r, 'INFO', t + 5, 'discovered ssm parameter', 'nodeclass', 'default')},"controllerGroup":"karpenter.k8s.aws","controllerKind":"EC2NodeClass","EC2NodeClass":{"name":"default"},"parameter":"/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id","value":"ami-0a4c8e2f1b3d59687"}`);
+    for (let i = before; i < lines.length; i++) bytes += lines[i].l.length + 1;
   }
+  lines.sort((a, b) => a.t - b.t);
+  for (const x of lines) await out.push(x.l);
   await out.flush();
   stream.end();
   await once(stream, 'finish');

@@ -5,12 +5,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { runHistory } from '../../src/commands/history.js';
 import { type RecordOptions, runRecord } from '../../src/commands/record.js';
 import { Journal, type JournalRecord } from '../../src/commands/record-journal.js';
 import { mutatingKubeRequests } from '../gather/live-fixtures.js';
 import { type KubeApiServer, startKubeApiServer } from '../servers/kube-apiserver.js';
 import { capturingDeps } from './in-process.js';
+import { ROOT } from './run.js';
 
 const NODE = {
   apiVersion: 'v1',
@@ -217,5 +219,31 @@ describe('the journal', () => {
     const k = new Journal(dir, { maxBytes: 1 << 20, maxAgeMs: 7 * 86_400_000, maxFileBytes: 4096 }, () => now);
     expect(readdirSync(dir)).not.toContain(first);
     expect(k.version('nodes')).toBe('4711');
+  });
+});
+
+describe('deploy/record/rbac.yaml', () => {
+  it("allows every request record sent above, with get, list and watch only, and nothing it does not read", () => {
+    const docs = parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'record', 'rbac.yaml'), 'utf8')).map((d) => d.toJS()) as Array<{ kind: string; metadata: { namespace?: string }; rules?: Array<{ apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }> }>;
+    const roles = docs.filter((d) => d.kind === 'ClusterRole' || d.kind === 'Role');
+    for (const r of roles.flatMap((x) => x.rules ?? [])) for (const v of r.verbs) expect(['get', 'list', 'watch']).toContain(v);
+    const sent = kube.requests.filter((r) => r.userAgent.startsWith('casdoctor-record'));
+    expect(sent.length).toBeGreaterThan(10);
+    const denied = sent.filter((r) => {
+      const m = /^\/(?:api\/v1|apis\/([^/]+)\/[^/]+)(?:\/namespaces\/([^/]+))?\/([^/]+)$/.exec(r.path);
+      if (!m) return true;
+      const [, group = '', ns, resource] = m;
+      const verb = r.query.watch ? 'watch' : 'list';
+      const name = /^metadata\.name=(.+)$/.exec(r.query.fieldSelector ?? '')?.[1];
+      return !roles.some(
+        (role) =>
+          (role.kind === 'ClusterRole' || role.metadata.namespace === ns) &&
+          (role.rules ?? []).some((rule) => rule.apiGroups.includes(group) && rule.resources.includes(resource) && rule.verbs.includes(verb) && (!rule.resourceNames || (name !== undefined && rule.resourceNames.includes(name)))),
+      );
+    });
+    expect(denied.map((r) => `${r.path}?${new URLSearchParams(r.query).toString()}`)).toEqual([]);
+    // and nothing granted that record never asks for
+    const granted = roles.flatMap((x) => (x.rules ?? []).flatMap((r) => r.resources.map((res) => `${r.apiGroups[0]}/${res}`))).sort();
+    expect(granted).toEqual(['/configmaps', '/events', '/nodes', '/pods', 'karpenter.sh/nodeclaims']);
   });
 });

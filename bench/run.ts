@@ -3,7 +3,7 @@
 // docs/performance.md and bench/out/results.json. Not part of `npm test`.
 // Flags: --sizes small,medium,large  --runs 5  --medium-runs 3  --large-runs 3  --live-runs 3  --kubectl-runs 1
 //        --startup-runs 10  --ca-log-runs 3  --no-offline  --no-live  --no-profile  --no-ca-log  --no-yaml  --no-write
-//        --history-runs 1  --no-history
+//        --history-runs 1  --no-history  --record-seconds 60  --no-record
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +16,7 @@ import type { KubeApiServer } from '../test/servers/kube-apiserver.js';
 import { startKubeApiServer } from '../test/servers/kube-apiserver.js';
 import { CA_LOG_GENERATOR_VERSION } from './ca-log.js';
 import { HISTORY_GENERATOR_VERSION, HISTORY_NOW } from './history.js';
+import { recordBench, type RecordBenchResult } from './record.js';
 import { yamlDumpBench, yamlDumpVerdict } from './yaml-dumps.js';
 import { type BenchSize, DUMP_TIME, GENERATOR_VERSION, manifestsPath, ROOT, SIZES } from './generate.js';
 
@@ -45,6 +46,9 @@ const CA_LOG_RUNS = Number(value('ca-log-runs', '3'));
 // `casdoctor history` over the issue's inputs (issue 26): a 100 MB CA log, a 100 MB Karpenter log, 50,000 events, 10,000 activities
 const HISTORY = !flag('no-history');
 const HISTORY_RUNS = Number(value('history-runs', '1'));
+// `casdoctor record` fed 1,000 events a second by the loopback server's watch (bench/record.ts)
+const RECORD = !flag('no-record');
+const RECORD_SECONDS = Number(value('record-seconds', '60'));
 // `kubectl get pods -A -o yaml` dumps of 20 and 90 MB against the same pods as JSON (bench/yaml-dumps.ts)
 const YAML_DUMPS = !flag('no-yaml');
 
@@ -492,6 +496,14 @@ async function historyBench(runs: number): Promise<Measurement> {
   return measure('history (100 MB CA log, 100 MB Karpenter log, 50,000 events, 10,000 activities)', 'history', cmd, runs);
 }
 
+function recordVerdict(r: RecordBenchResult): Verdict {
+  return {
+    target: '`record` at 1,000 events a second stays under 150 MB',
+    measured: `${r.sent} events in ${r.seconds} s, ${r.journaled} journaled (${fmtMb(r.journalBytes / 1e6)}), peak RSS ${fmtMb(r.peakRssMb)}, CPU ${fmtS(r.cpuMs)}`,
+    met: r.journaled === r.sent && r.peakRssMb < 150,
+  };
+}
+
 function historyVerdict(m: Measurement): Verdict {
   return {
     target: '`history` over a 100 MB CA log, a 100 MB Karpenter log, 50,000 events and 10,000 scaling activities in under 3 s and 600 MB',
@@ -844,6 +856,8 @@ async function main(): Promise<void> {
   loads.push(os.loadavg()[0]);
   const history = HISTORY ? await historyBench(HISTORY_RUNS) : undefined;
   loads.push(os.loadavg()[0]);
+  const record = RECORD ? await recordBench(1000, RECORD_SECONDS) : undefined;
+  loads.push(os.loadavg()[0]);
 
   const profiles: ProfileSummary[] = [];
   const largest = sizes.at(-1);
@@ -872,6 +886,7 @@ async function main(): Promise<void> {
   if (caLog) v.push(caLogVerdict(caLog));
   if (yamlDumps) v.push(yamlDumpVerdict(yamlDumps));
   if (history) v.push(historyVerdict(history));
+  if (record) v.push(recordVerdict(record));
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (Date.now() - started) / 1000;
   const doc = render({ date, machine, sizes, startup: { node, help }, offline, liveResult, profiles, verdicts: v, commands, elapsedS, loads, caLog, history });
@@ -896,6 +911,7 @@ async function main(): Promise<void> {
         caLog: caLog && { ...caLog, chunks: strip(caLog.chunks), readline: strip(caLog.readline) },
         yamlDumps,
         history: history && strip(history),
+        record,
         verdicts: v,
       },
       null,

@@ -62,11 +62,22 @@ export function trimObject(resource: string, o: Record<string, unknown>): Record
   return { ...o, metadata: meta };
 }
 
-const sig = (o: Record<string, unknown>) => JSON.stringify(o);
+/** A 53-bit digest of the trimmed object (FNV-1a, two lanes): the last one per object is kept, never the object. */
+function sig(o: Record<string, unknown>): number {
+  const s = JSON.stringify(o);
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
 
 export class ResourceWatcher {
   /** The last trimmed object written per uid: a MODIFIED that changes nothing history reads is not written again. */
-  private last = new Map<string, string>();
+  private last = new Map<string, number>();
 
   constructor(
     private readonly target: Target,

@@ -169,19 +169,9 @@ export interface NodeStory {
 const END_KINDS = new Set<HistoryStepKind>(['unneeded', 'disrupting', 'tainted', 'evicted', 'node-deleted', 'nodeclaim-deleted', 'instance-terminate-requested', 'instance-terminated', 'interruption', 'rebalance-recommendation', 'unhealthy', 'timeout', 'scale-down']);
 
 export function nodeStory(ctx: HistoryContext, id: Identity, steps: readonly HistoryStep[], query: string): NodeStory | undefined {
-  const isInstance = /^i-[0-9a-f]{8,17}$/.test(query);
-  const node = isInstance ? id.nodeOf.get(query) : query;
-  const instanceId = isInstance ? query : id.instanceOf.get(query);
-  const claim = node ? id.claimOfNode.get(node) : undefined;
-  const evictedPods = new Set<string>();
-  const ix = indexSteps(steps);
-  // the steps naming the node, its instance or its NodeClaim, and the evictions of the pods that ran on it, in time order
-  const evictions = node ? evictionsOf(ix, id.nodeOfPod, node) : undefined;
-  for (const p of evictions?.pods ?? []) evictedPods.add(p);
-  const mine = mergePositions(node !== undefined ? ix.byNode.get(node) : undefined, instanceId !== undefined ? ix.byInstance.get(instanceId) : undefined, claim !== undefined ? ix.byClaim.get(claim) : undefined, evictions?.at).map((i) => steps[i]);
-  if (mine.length === 0) return undefined;
-  const group = id.groupOf(node, instanceId) ?? mine.find((s) => s.group)?.group;
-  const servedBy = (group && id.karpenterGroups.has(group)) || claim ? 'karpenter' : group && id.caGroups.has(group) ? 'cluster-autoscaler' : undefined;
+  const core = nodeCore(id, steps, query);
+  if (!core) return undefined;
+  const { node, instanceId, claim, group, servedBy, mine, evictedPods } = core;
   const story: NodeStory = {
     ...(node ? { node } : {}),
     ...(instanceId ? { instanceId } : {}),
@@ -197,6 +187,31 @@ export function nodeStory(ctx: HistoryContext, id: Identity, steps: readonly His
   if (removed) story.removed = removed;
   story.gaps = nodeGaps(ctx, story, id);
   return story;
+}
+
+/** A node's removal only, as the window lists it (its creation and gaps are told only when the node is asked for). */
+function nodeRemoval(ctx: HistoryContext, id: Identity, steps: readonly HistoryStep[], query: string): { node?: string; instanceId?: string; group?: string; removed?: Verdict } | undefined {
+  const core = nodeCore(id, steps, query);
+  if (!core) return undefined;
+  const removed = removedVerdict(ctx, core.mine, id, core.node);
+  return { ...(core.node ? { node: core.node } : {}), ...(core.instanceId ? { instanceId: core.instanceId } : {}), ...(core.group ? { group: core.group } : {}), ...(removed ? { removed } : {}) };
+}
+
+function nodeCore(id: Identity, steps: readonly HistoryStep[], query: string) {
+  const isInstance = /^i-[0-9a-f]{8,17}$/.test(query);
+  const node = isInstance ? id.nodeOf.get(query) : query;
+  const instanceId = isInstance ? query : id.instanceOf.get(query);
+  const claim = node ? id.claimOfNode.get(node) : undefined;
+  const evictedPods = new Set<string>();
+  const ix = indexSteps(steps);
+  // the steps naming the node, its instance or its NodeClaim, and the evictions of the pods that ran on it, in time order
+  const evictions = node ? evictionsOf(ix, id.nodeOfPod, node) : undefined;
+  for (const p of evictions?.pods ?? []) evictedPods.add(p);
+  const mine = mergePositions(node !== undefined ? ix.byNode.get(node) : undefined, instanceId !== undefined ? ix.byInstance.get(instanceId) : undefined, claim !== undefined ? ix.byClaim.get(claim) : undefined, evictions?.at).map((i) => steps[i]);
+  if (mine.length === 0) return undefined;
+  const group = id.groupOf(node, instanceId) ?? mine.find((s) => s.group)?.group;
+  const servedBy: NodeStory['servedBy'] = (group && id.karpenterGroups.has(group)) || claim ? 'karpenter' : group && id.caGroups.has(group) ? 'cluster-autoscaler' : undefined;
+  return { node, instanceId, claim, group, servedBy, mine, evictedPods };
 }
 
 const first = (steps: readonly HistoryStep[], pred: (s: HistoryStep) => boolean) => steps.find(pred);
@@ -436,7 +451,7 @@ export function windowReport(ctx: HistoryContext, id: Identity, steps: readonly 
   for (const s of inWindow) if (!s.node && s.instanceId && (s.kind === 'instance-terminated' || s.kind === 'instance-terminate-requested')) ended.add(s.instanceId);
   const removals: WindowReport['removals'] = [];
   for (const n of [...ended].sort()) {
-    const story = nodeStory(ctx, id, steps, n);
+    const story = nodeRemoval(ctx, id, steps, n);
     if (!story?.removed) continue;
     if (only && story.group !== only) continue;
     removals.push({ node: story.node ?? story.instanceId ?? n, ...(story.group ? { group: story.group } : {}), verdict: story.removed });

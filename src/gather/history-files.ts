@@ -194,6 +194,18 @@ export async function readJournal(dir: string, into: RawInputs): Promise<void> {
       else last.set(key, { kind, object: r.object });
     });
   }
+  // an object a dump in --from holds too is the journal's (its last version seen), never counted twice
+  const uids = new Set<string>();
+  for (const { object } of last.values()) {
+    const uid = (object.metadata as { uid?: string } | undefined)?.uid;
+    if (uid) uids.add(uid);
+  }
+  for (const kind of new Set([...last.values()].map((x) => x.kind))) {
+    const list = into[kind] as Array<{ metadata?: { uid?: string } }>;
+    const kept = list.filter((o) => !o.metadata?.uid || !uids.has(o.metadata.uid));
+    list.length = 0;
+    for (const o of kept) list.push(o);
+  }
   for (const { kind, object } of last.values()) (into[kind] as unknown[]).push(object);
   for (const k of seen) into.provided.add(k);
   into.sources.push(dir);

@@ -159,6 +159,16 @@ describe('casdoctor record', () => {
     expect(report.node.instanceId).toBe('i-0c1d2e3f4a5b60718');
     expect(report.node.steps.map((s: { kind: string }) => s.kind)).toEqual(expect.arrayContaining(['node-registered', 'node-ready', 'node-deleted']));
     expect(report.sources.find((s: { kind: string }) => s.kind === 'event').state).toBe('read');
+
+    // with a dump of the same objects beside it, each is counted once (the journal's last version)
+    const dump = tmp();
+    writeFileSync(join(dump, 'nodes.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [NODE] }));
+    writeFileSync(join(dump, 'events.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [EVENT] }));
+    const both = capturingDeps({ realNow: () => new Date('2026-11-20T18:00:00Z') });
+    await runHistory({ from: [dir, dump], node: NODE.metadata.name, now: '2026-11-20T18:00:00Z', requestTimeout: '10s', output: 'json', failOn: 'never', color: false, debug: false }, both.deps);
+    const twice = JSON.parse(both.stdout());
+    expect(twice.node.steps.filter((s: { kind: string }) => s.kind === 'node-registered')).toHaveLength(1);
+    expect(twice.node.steps.filter((s: { kind: string }) => s.kind === 'node-deleted')).toHaveLength(1);
   });
 
   it('a version compacted away while it was stopped is listed again on restart (410 Gone on the watch)', async () => {

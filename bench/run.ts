@@ -3,6 +3,7 @@
 // docs/performance.md and bench/out/results.json. Not part of `npm test`.
 // Flags: --sizes small,medium,large  --runs 5  --medium-runs 3  --large-runs 3  --live-runs 3  --kubectl-runs 1
 //        --startup-runs 10  --ca-log-runs 3  --no-offline  --no-live  --no-profile  --no-ca-log  --no-yaml  --no-write
+//        --history-runs 1  --no-history  --record-seconds 60  --no-record
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,8 @@ import { startAwsServer } from '../test/servers/aws-server.js';
 import type { KubeApiServer } from '../test/servers/kube-apiserver.js';
 import { startKubeApiServer } from '../test/servers/kube-apiserver.js';
 import { CA_LOG_GENERATOR_VERSION } from './ca-log.js';
+import { HISTORY_GENERATOR_VERSION, HISTORY_NOW } from './history.js';
+import { recordBench, type RecordBenchResult } from './record.js';
 import { yamlDumpBench, yamlDumpVerdict } from './yaml-dumps.js';
 import { type BenchSize, DUMP_TIME, GENERATOR_VERSION, manifestsPath, ROOT, SIZES } from './generate.js';
 
@@ -40,6 +43,12 @@ const WRITE = !flag('no-write');
 const OFFLINE = !flag('no-offline');
 const CA_LOG = !flag('no-ca-log');
 const CA_LOG_RUNS = Number(value('ca-log-runs', '3'));
+// `casdoctor history` over the issue's inputs (issue 26): a 100 MB CA log, a 100 MB Karpenter log, 50,000 events, 10,000 activities
+const HISTORY = !flag('no-history');
+const HISTORY_RUNS = Number(value('history-runs', '1'));
+// `casdoctor record` fed 1,000 events a second by the loopback server's watch (bench/record.ts)
+const RECORD = !flag('no-record');
+const RECORD_SECONDS = Number(value('record-seconds', '60'));
 // `kubectl get pods -A -o yaml` dumps of 20 and 90 MB against the same pods as JSON (bench/yaml-dumps.ts)
 const YAML_DUMPS = !flag('no-yaml');
 
@@ -466,6 +475,44 @@ function caLogVerdict(c: CaLogBench): Verdict {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// casdoctor history over generated inputs of the issue's size (bench/history.ts, the CA log of bench/ca-log.ts)
+
+async function historyBench(runs: number): Promise<Measurement> {
+  const dir = join(OUT, 'history');
+  const stamp = join(dir, '.version');
+  const want = `v${HISTORY_GENERATOR_VERSION}.${CA_LOG_GENERATOR_VERSION}`;
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== want) {
+    log('generating the history inputs (100 MB CA log, 100 MB Karpenter log, 50,000 events, 10,000 scaling activities)…');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const build = join(ROOT, 'bench', 'out', 'build', 'bench');
+    for (const args of [[join(build, 'ca-log.js'), 'generate', join(dir, 'ca.log'), '100'], [join(build, 'history.js'), 'generate', dir]]) {
+      const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      if (r.status !== 0) throw new Error(`generating the history inputs failed: ${args.join(' ')}`);
+    }
+    writeFileSync(stamp, `${want}\n`);
+  }
+  const cmd = [process.execPath, CLI, 'history', '--from', dir, '--now', HISTORY_NOW, '--since', '24h', '-o', 'json'];
+  return measure('history (100 MB CA log, 100 MB Karpenter log, 50,000 events, 10,000 activities)', 'history', cmd, runs);
+}
+
+function recordVerdict(r: RecordBenchResult): Verdict {
+  return {
+    target: '`record` at 1,000 events a second stays under 150 MB',
+    measured: `${r.sent} events in ${r.seconds} s, ${r.journaled} journaled (${fmtMb(r.journalBytes / 1e6)}), peak RSS ${fmtMb(r.peakRssMb)}, CPU ${fmtS(r.cpuMs)}`,
+    met: r.journaled === r.sent && r.peakRssMb < 150,
+  };
+}
+
+function historyVerdict(m: Measurement): Verdict {
+  return {
+    target: '`history` over a 100 MB CA log, a 100 MB Karpenter log, 50,000 events and 10,000 scaling activities in under 3 s and 600 MB',
+    measured: m.ok ? `${fmtS(m.wallMs)} (CPU ${fmtS(m.cpuMs)}), peak RSS ${fmtMb(m.rssMb)}` : `failed (${m.error})`,
+    met: m.ok ? m.wallMs < 3000 && m.rssMb < 600 : false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // where the time goes: one run under the V8 sampling profiler
 
 interface ProfileSummary {
@@ -652,6 +699,7 @@ function render(ctx: {
   elapsedS: number;
   loads: number[];
   caLog?: CaLogBench;
+  history?: Measurement;
 }): string {
   const L: string[] = [];
   const row = (cells: Array<string | number>) => L.push(`| ${cells.join(' | ')} |`);
@@ -705,6 +753,18 @@ function render(ctx: {
     );
     row(['`readCaLogFile` (1 MiB chunks split on bytes)', fmtS(c.chunks.wallMs), fmtS(c.chunks.cpuMs), fmtMb(c.chunks.rssMb), c.mbPerS, c.chunks.samples.length, c.chunks.ok ? 'ok' : `failed: ${c.chunks.error}`]);
     row(['`node:readline` + the same parser', fmtS(c.readline.wallMs), fmtS(c.readline.cpuMs), fmtMb(c.readline.rssMb), c.readlineMbPerS, c.readline.samples.length, c.readline.ok ? 'ok' : `failed: ${c.readline.error}`]);
+  }
+
+  if (ctx.history) {
+    const h = ctx.history;
+    L.push('', '## History', '');
+    L.push(
+      `[bench/history.ts](../bench/history.ts) writes a day of a mixed cluster: a 100 MB Karpenter log (22,000 node lives: provisioning, launch, registration, disruption, deletion), 50,000 events and 10,000 ASG scaling activities, beside the 100 MB CA log above. \`${h.argv.slice(2).join(' ').replace(join(OUT, 'history'), '<dir>')}\`.`,
+      '',
+      '| Run | Wall (median) | CPU | Peak RSS | Runs | Result |',
+      '|---|---|---|---|---|---|',
+    );
+    row([h.label, fmtS(h.wallMs), fmtS(h.cpuMs), fmtMb(h.rssMb), h.samples.length, h.ok ? 'ok' : `failed: ${h.error?.replaceAll('|', '\\|')}`]);
   }
 
   const lr = ctx.liveResult;
@@ -794,6 +854,10 @@ async function main(): Promise<void> {
   loads.push(os.loadavg()[0]);
   const yamlDumps = YAML_DUMPS ? yamlDumpBench([20, 90]) : undefined;
   loads.push(os.loadavg()[0]);
+  const history = HISTORY ? await historyBench(HISTORY_RUNS) : undefined;
+  loads.push(os.loadavg()[0]);
+  const record = RECORD ? await recordBench(1000, RECORD_SECONDS) : undefined;
+  loads.push(os.loadavg()[0]);
 
   const profiles: ProfileSummary[] = [];
   const largest = sizes.at(-1);
@@ -821,9 +885,11 @@ async function main(): Promise<void> {
   const v = verdicts({ node, help }, offline, liveResult, sizes);
   if (caLog) v.push(caLogVerdict(caLog));
   if (yamlDumps) v.push(yamlDumpVerdict(yamlDumps));
+  if (history) v.push(historyVerdict(history));
+  if (record) v.push(recordVerdict(record));
   const date = new Date().toISOString().slice(0, 10);
   const elapsedS = (Date.now() - started) / 1000;
-  const doc = render({ date, machine, sizes, startup: { node, help }, offline, liveResult, profiles, verdicts: v, commands, elapsedS, loads, caLog });
+  const doc = render({ date, machine, sizes, startup: { node, help }, offline, liveResult, profiles, verdicts: v, commands, elapsedS, loads, caLog, history });
   const strip = (m: Measurement) => ({ ...m, samples: m.samples.map(({ stdout: _o, stderr: _e, ...s }) => s) });
   writeFileSync(
     join(OUT, 'results.json'),
@@ -844,6 +910,8 @@ async function main(): Promise<void> {
         profiles,
         caLog: caLog && { ...caLog, chunks: strip(caLog.chunks), readline: strip(caLog.readline) },
         yamlDumps,
+        history: history && strip(history),
+        record,
         verdicts: v,
       },
       null,

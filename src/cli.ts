@@ -6,6 +6,7 @@ import { registerAsgAudit } from './commands/asg-audit.register.js';
 import { registerNodeGroupAudit } from './commands/node-group-audit.register.js';
 import { registerCompletion } from './commands/completion.register.js';
 import { registerHistory } from './commands/history.register.js';
+import { registerRecord } from './commands/record.register.js';
 import { registerPreflight } from './commands/preflight.register.js';
 import { registerScaleDownBlockers } from './commands/scale-down-blockers.register.js';
 import { registerSnapshot } from './commands/snapshot.register.js';
@@ -18,7 +19,7 @@ import { guardTerminalOutput, safeLines } from './report/sanitize.js';
 import { colorMode } from './report/style.js';
 
 /** One registrar per command (src/commands/<name>.register.ts): flags and help; the command itself loads lazily. */
-const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerNodeGroupAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight, registerHistory, registerWhyThisType];
+const REGISTRARS: Registrar[] = [registerWhyPending, registerAsgAudit, registerNodeGroupAudit, registerCompletion, registerSnapshot, registerScaleDownBlockers, registerPreflight, registerHistory, registerWhyThisType, registerRecord];
 
 const VERSION = '0.1.0';
 

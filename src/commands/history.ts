@@ -58,10 +58,18 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
   if (since >= now.getTime()) throw new UsageError(`--since ${JSON.stringify(o.since)} is not before now (${now.toISOString()})`);
   // live: both autoscalers' logs over the window (CA's within --ca-log-since's bounds, Karpenter's likewise)
   const windowSeconds = Math.ceil((now.getTime() - since) / 1000);
+  // `casdoctor record`'s journals are read here; every other --from path as by every command
+  const { isJournalDir, readJournal } = await import('../gather/history-files.js');
+  const journals = o.from.filter(isJournalDir);
+  const others = o.from.filter((p) => !journals.includes(p));
+  const { emptyInputs } = await import('../model/snapshot.js');
   const raw =
     o.from.length > 0
-      ? await gatherInputs(o, deps)
+      ? others.length > 0
+        ? await gatherInputs({ ...o, from: others }, deps)
+        : emptyInputs()
       : await gatherInputs({ ...o, caLogSince: `${windowSeconds}s` }, { ...deps, liveOverrides: { ...(deps.liveOverrides ?? {}), karpenterLogSinceSeconds: windowSeconds } });
+  for (const j of journals) await readJournal(j, raw);
   if (o.from.length === 0) {
     const { gatherHistoryLive } = await import('../gather/live-history.js');
     await gatherHistoryLive(raw, { since, now: now.getTime(), profile: o.profile, region: o.region, requestTimeoutMs: parseRequestTimeout(o.requestTimeout), ...((deps.liveOverrides ?? {}) as object) });

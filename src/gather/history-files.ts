@@ -1,7 +1,8 @@
 // The history's file and text sources: Karpenter's log (recognised in --from by offline.ts, parsed here), and the CA
 // log re-read line by line for its timed decisions (the summary offline.ts keeps is per key, not per time). Streamed,
 // plain or gzip, one bounded line at a time; the parsing itself is pure (src/simulate).
-import { constants, createReadStream } from 'node:fs';
+import { constants, createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import type { CaLogText } from '../model/ca-record.js';
@@ -128,4 +129,84 @@ function caLogTextSteps(t: CaLogText, now: Date): CaLogStepsOf {
   const stepper = createCaLogStepper({ where, now: now.getTime() });
   forEachLine(t.text, (l) => stepper.push(l));
   return { ...stepper.finish(), where };
+}
+
+// ------------------------------------------------------------------------------------------ `casdoctor record`'s journal
+
+/** The file that marks a directory as `casdoctor record`'s journal. */
+export const JOURNAL_MARKER = 'casdoctor-record.json';
+const JOURNAL_ROTATED = /^journal-\d{8}\.jsonl$/;
+
+/** Is this path a journal directory `casdoctor record` wrote? */
+export function isJournalDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory() && existsSync(join(path, JOURNAL_MARKER));
+  } catch {
+    return false;
+  }
+}
+
+/** The journal files of a directory, oldest first (rotated ones by sequence, then the current one). */
+export function journalFiles(dir: string): string[] {
+  const rotated = readdirSync(dir)
+    .filter((n) => JOURNAL_ROTATED.test(n))
+    .sort();
+  return [...rotated, ...(existsSync(join(dir, 'current.jsonl')) ? ['current.jsonl'] : [])].map((n) => join(dir, n));
+}
+
+const JOURNAL_KINDS = { events: 'events', nodes: 'nodes', pods: 'pods', nodeclaims: 'nodeClaims', configmaps: 'configMaps' } as const;
+
+/**
+ * A journal as inputs: the last version of each object seen (events, nodes, pods, NodeClaims, CA's status ConfigMap),
+ * and the objects deleted since with a deletionTimestamp of when the watch saw them go (when they carry none), so a node
+ * gone for days still joins its name to its instance. A broken line is an InputError naming the file and line.
+ */
+export async function readJournal(dir: string, into: RawInputs): Promise<void> {
+  const last = new Map<string, { kind: (typeof JOURNAL_KINDS)[keyof typeof JOURNAL_KINDS]; object: Record<string, unknown> }>();
+  const seen = new Set<(typeof JOURNAL_KINDS)[keyof typeof JOURNAL_KINDS]>();
+  for (const file of journalFiles(dir)) {
+    let n = 0;
+    let cut = false;
+    await streamFileLines(file, (l) => {
+      n++;
+      if (l.trim() === '' || cut) return;
+      let r: { at?: string; type?: string; resource?: string; object?: Record<string, unknown> };
+      try {
+        r = JSON.parse(l);
+      } catch {
+        // the last line of the current file may be cut by a crash mid-append: the rest of that file is skipped
+        if (file.endsWith('current.jsonl')) {
+          cut = true;
+          into.warnings.push(`${file}:${n}: a cut line (the recorder stopped mid-write); the rest of this file is skipped`);
+          return;
+        }
+        throw new InputError(`${file}:${n}: not a journal record (JSON expected)`, file);
+      }
+      const kind = JOURNAL_KINDS[r.resource as keyof typeof JOURNAL_KINDS];
+      if (!kind || !r.object || typeof r.object !== 'object') return;
+      seen.add(kind);
+      const meta = (r.object.metadata ?? {}) as { uid?: string; name?: string; namespace?: string; deletionTimestamp?: string };
+      const key = `${kind} ${meta.uid ?? `${meta.namespace ?? ''}/${meta.name ?? ''}`}`;
+      if (r.type === 'DELETED' && kind !== 'events') {
+        const object = { ...r.object, metadata: { ...meta, deletionTimestamp: meta.deletionTimestamp ?? r.at } };
+        last.set(key, { kind, object });
+      } else if (r.type === 'DELETED') return;
+      else last.set(key, { kind, object: r.object });
+    });
+  }
+  // an object a dump in --from holds too is the journal's (its last version seen), never counted twice
+  const uids = new Set<string>();
+  for (const { object } of last.values()) {
+    const uid = (object.metadata as { uid?: string } | undefined)?.uid;
+    if (uid) uids.add(uid);
+  }
+  for (const kind of new Set([...last.values()].map((x) => x.kind))) {
+    const list = into[kind] as Array<{ metadata?: { uid?: string } }>;
+    const kept = list.filter((o) => !o.metadata?.uid || !uids.has(o.metadata.uid));
+    list.length = 0;
+    for (const o of kept) list.push(o);
+  }
+  for (const { kind, object } of last.values()) (into[kind] as unknown[]).push(object);
+  for (const k of seen) into.provided.add(k);
+  into.sources.push(dir);
 }

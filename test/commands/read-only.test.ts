@@ -62,6 +62,8 @@ function liveArgs(command: string): string[] | null | undefined {
     snapshot: ['snapshot', '-o', join(tmp, 'snapshot')],
     history: ['history', '-o', 'json'],
     'why-this-type': ['why-this-type', '-o', 'json'],
+    // runs until a signal: test/commands/record.test.ts proves its requests (GET list and watch only) against deploy/record
+    record: null,
     completion: null,
     checks: null,
     explain: null,

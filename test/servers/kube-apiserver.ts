@@ -141,7 +141,25 @@ export interface KubeApiServer {
   dir: string;
   requests: KubeRequest[];
   setData(data: Partial<RawInputs>): void;
+  /** Watch streams (`?watch=1`): tests drive them event by event, never by time. */
+  watch: WatchControl;
   close(): Promise<void>;
+}
+
+/** The open watches of the loopback server, by resource plural ('events', 'nodes', 'nodeclaims' …). */
+export interface WatchControl {
+  /** Resolves when a watch of the resource is (or already was, for `n` opened so far) open: the n-th watch, default 1. */
+  opened(resource: string, n?: number): Promise<{ resourceVersion: string }>;
+  /** How many watches of the resource were opened so far. */
+  count(resource: string): number;
+  /** Sends a watch event to every open watch of the resource; returns how many got it. */
+  emit(resource: string, type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', object: KubeObject | Record<string, unknown>): number;
+  /** kube-apiserver's answer when the version fell out of its watch cache: an ERROR event with a 410 Status, then the end. */
+  expire(resource: string): void;
+  /** Ends every open watch of the resource (a dropped connection, or the server's timeoutSeconds). */
+  end(resource?: string): void;
+  /** Watches asked from a resourceVersion below this are answered 410 Gone at once (compaction). */
+  goneBelow(rv: number): void;
 }
 
 interface ResourceDef {
@@ -562,6 +580,32 @@ export async function startKubeApiServer(
     if (r.group !== '' && v !== null && !groups.has(r.group)) groups.set(r.group, v);
   }
   const timers = new Set<NodeJS.Timeout>();
+  // open watch streams, and tests waiting for one to open
+  const watchers: Array<{ plural: string; res: http.ServerResponse }> = [];
+  const watchOpened = new Map<string, Array<{ resourceVersion: string }>>();
+  const watchWaiters: Array<{ plural: string; n: number; resolve: (v: { resourceVersion: string }) => void }> = [];
+  let watchGoneBelow = 0;
+  const watchEvent = (res: http.ServerResponse, type: string, object: unknown) => {
+    if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify({ type, object })}\n`);
+  };
+  const openWatch = (plural: string, query: Record<string, string>, res: http.ServerResponse) => {
+    const rv = query.resourceVersion ?? '';
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    if (rv !== '' && Number(rv) < watchGoneBelow) {
+      watchEvent(res, 'ERROR', status(410, 'Expired', `too old resource version: ${rv} (${watchGoneBelow})`));
+      res.end();
+      return;
+    }
+    watchers.push({ plural, res });
+    res.on('close', () => watchers.splice(watchers.findIndex((w) => w.res === res), 1));
+    const list = watchOpened.get(plural) ?? [];
+    list.push({ resourceVersion: rv });
+    watchOpened.set(plural, list);
+    for (const w of watchWaiters.filter((x) => x.plural === plural && x.n <= list.length)) {
+      watchWaiters.splice(watchWaiters.indexOf(w), 1);
+      w.resolve(list[w.n - 1]);
+    }
+  };
 
   const matches = (m: string, path: string, def?: ResourceDef) =>
     m === '*' ||
@@ -691,6 +735,8 @@ export async function startKubeApiServer(
         );
       return send(200, { ...obj, apiVersion, kind: def.kind });
     }
+
+    if (query.watch === '1' || query.watch === 'true') return openWatch(def.plural, query, res);
 
     let items = all;
     try {
@@ -948,7 +994,35 @@ export async function startKubeApiServer(
       current = d;
       resourceVersion++;
     },
+    watch: {
+      opened(plural, n = 1) {
+        const list = watchOpened.get(plural) ?? [];
+        if (list.length >= n) return Promise.resolve(list[n - 1]);
+        return new Promise((resolve) => watchWaiters.push({ plural, n, resolve }));
+      },
+      count: (plural) => watchOpened.get(plural)?.length ?? 0,
+      emit(plural, type, object) {
+        resourceVersion++;
+        const o = { ...object, metadata: { ...((object as KubeObject).metadata ?? {}), resourceVersion: String(resourceVersion) } };
+        const open = watchers.filter((w) => w.plural === plural);
+        for (const w of open) watchEvent(w.res, type, o);
+        return open.length;
+      },
+      expire(plural) {
+        for (const w of watchers.filter((x) => x.plural === plural)) {
+          watchEvent(w.res, 'ERROR', status(410, 'Expired', 'too old resource version'));
+          w.res.end();
+        }
+      },
+      end(plural) {
+        for (const w of watchers.filter((x) => plural === undefined || x.plural === plural)) w.res.end();
+      },
+      goneBelow(rv) {
+        watchGoneBelow = rv;
+      },
+    },
     async close() {
+      for (const w of [...watchers]) w.res.destroy();
       for (const t of timers) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

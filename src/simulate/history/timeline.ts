@@ -6,6 +6,7 @@ import type { HistoryActor, HistorySourceStatus, HistoryStep, HistoryStepKind, P
 import type { Node, Pod } from '../../model/k8s.js';
 import type { NodeClaim } from '../../model/karpenter.js';
 import { formatDurationShort } from '../../model/duration.js';
+import { evictionsOf, indexSteps, lastBetween, lowerBound, mergePositions, upperBound } from './step-index.js';
 import { instanceIdOf, line } from './text.js';
 
 export const HISTORY_DOCS = 'https://github.com/casdoctor/casdoctor/blob/main/docs/history.md';
@@ -168,22 +169,9 @@ export interface NodeStory {
 const END_KINDS = new Set<HistoryStepKind>(['unneeded', 'disrupting', 'tainted', 'evicted', 'node-deleted', 'nodeclaim-deleted', 'instance-terminate-requested', 'instance-terminated', 'interruption', 'rebalance-recommendation', 'unhealthy', 'timeout', 'scale-down']);
 
 export function nodeStory(ctx: HistoryContext, id: Identity, steps: readonly HistoryStep[], query: string): NodeStory | undefined {
-  const isInstance = /^i-[0-9a-f]{8,17}$/.test(query);
-  const node = isInstance ? id.nodeOf.get(query) : query;
-  const instanceId = isInstance ? query : id.instanceOf.get(query);
-  const claim = node ? id.claimOfNode.get(node) : undefined;
-  const evictedPods = new Set<string>();
-  const mine = steps.filter((s) => {
-    if (s.kind === 'evicted' && s.pod && node && id.nodeOfPod.get(s.pod) === node) {
-      evictedPods.add(s.pod);
-      return true;
-    }
-    if (s.kind === 'pod-scheduled' || s.kind === 'pod-started') return false;
-    return (node !== undefined && s.node === node) || (instanceId !== undefined && s.instanceId === instanceId) || (claim !== undefined && s.nodeClaim === claim);
-  });
-  if (mine.length === 0) return undefined;
-  const group = id.groupOf(node, instanceId) ?? mine.find((s) => s.group)?.group;
-  const servedBy = (group && id.karpenterGroups.has(group)) || claim ? 'karpenter' : group && id.caGroups.has(group) ? 'cluster-autoscaler' : undefined;
+  const core = nodeCore(id, steps, query);
+  if (!core) return undefined;
+  const { node, instanceId, claim, group, servedBy, mine, evictedPods } = core;
   const story: NodeStory = {
     ...(node ? { node } : {}),
     ...(instanceId ? { instanceId } : {}),
@@ -201,6 +189,31 @@ export function nodeStory(ctx: HistoryContext, id: Identity, steps: readonly His
   return story;
 }
 
+/** A node's removal only, as the window lists it (its creation and gaps are told only when the node is asked for). */
+function nodeRemoval(ctx: HistoryContext, id: Identity, steps: readonly HistoryStep[], query: string): { node?: string; instanceId?: string; group?: string; removed?: Verdict } | undefined {
+  const core = nodeCore(id, steps, query);
+  if (!core) return undefined;
+  const removed = removedVerdict(ctx, core.mine, id, core.node);
+  return { ...(core.node ? { node: core.node } : {}), ...(core.instanceId ? { instanceId: core.instanceId } : {}), ...(core.group ? { group: core.group } : {}), ...(removed ? { removed } : {}) };
+}
+
+function nodeCore(id: Identity, steps: readonly HistoryStep[], query: string) {
+  const isInstance = /^i-[0-9a-f]{8,17}$/.test(query);
+  const node = isInstance ? id.nodeOf.get(query) : query;
+  const instanceId = isInstance ? query : id.instanceOf.get(query);
+  const claim = node ? id.claimOfNode.get(node) : undefined;
+  const evictedPods = new Set<string>();
+  const ix = indexSteps(steps);
+  // the steps naming the node, its instance or its NodeClaim, and the evictions of the pods that ran on it, in time order
+  const evictions = node ? evictionsOf(ix, id.nodeOfPod, node) : undefined;
+  for (const p of evictions?.pods ?? []) evictedPods.add(p);
+  const mine = mergePositions(node !== undefined ? ix.byNode.get(node) : undefined, instanceId !== undefined ? ix.byInstance.get(instanceId) : undefined, claim !== undefined ? ix.byClaim.get(claim) : undefined, evictions?.at).map((i) => steps[i]);
+  if (mine.length === 0) return undefined;
+  const group = id.groupOf(node, instanceId) ?? mine.find((s) => s.group)?.group;
+  const servedBy: NodeStory['servedBy'] = (group && id.karpenterGroups.has(group)) || claim ? 'karpenter' : group && id.caGroups.has(group) ? 'cluster-autoscaler' : undefined;
+  return { node, instanceId, claim, group, servedBy, mine, evictedPods };
+}
+
 const first = (steps: readonly HistoryStep[], pred: (s: HistoryStep) => boolean) => steps.find(pred);
 const lastOf = (steps: readonly HistoryStep[], pred: (s: HistoryStep) => boolean) => {
   for (let i = steps.length - 1; i >= 0; i--) if (pred(steps[i])) return steps[i];
@@ -213,18 +226,19 @@ function createdVerdict(ctx: HistoryContext, all: readonly HistoryStep[], mine: 
   const created = first(mine, (s) => s.kind === 'nodeclaim-created' && s.reason === 'replacement') ?? first(mine, (s) => s.kind === 'nodeclaim-created');
   if (claim || created) {
     const t = created?.t ?? first(mine, (s) => s.kind === 'instance-launched')?.t;
-    let pods = [...new Set(all.filter((s) => s.kind === 'pod-nominated' && s.nodeClaim === claim && s.pod).map((s) => s.pod!))];
+    const ix = indexSteps(all);
+    let pods = claim ? [...new Set((ix.nominatedByClaim.get(claim) ?? []).map((s) => s.pod!))] : [];
     let batch = false;
     if (pods.length === 0 && t !== undefined) {
       // no Nominated event left: the pods of the provisioning batch Karpenter logged just before (one batch may make several NodeClaims)
-      const found = lastOf(all, (s) => s.source.kind === 'karpenter-log' && s.kind === 'pod-unschedulable' && s.t <= t && t - s.t < 30_000);
+      const found = lastBetween(ix.karpenterBatches, t - 30_000, t);
       if (found?.pods?.length) {
         pods = found.pods;
         batch = true;
       }
     }
     if (created?.reason === 'replacement' || created?.kind === 'nodeclaim-created' && /Launching NodeClaim/.test(created.summary)) {
-      const disruption = t !== undefined ? lastOf(all, (s) => s.kind === 'disrupting' && s.t <= t && t - s.t < 5 * 60_000 && s.node !== undefined) : undefined;
+      const disruption = t !== undefined ? lastBetween(ix.disruptions, t - 5 * 60_000, t) : undefined;
       return { state: 'known', actor: 'karpenter', reason: 'replacement', ...(t !== undefined ? { at: t } : {}), text: `Karpenter replacement NodeClaim ${claim ?? '?'}${disruption ? ` for the ${disruption.reason ?? ''} disruption of ${disruption.node}` : ''}${group ? ` (NodePool ${group})` : ''}` };
     }
     return {
@@ -237,16 +251,17 @@ function createdVerdict(ctx: HistoryContext, all: readonly HistoryStep[], mine: 
   }
   const launch = first(mine, (s) => s.kind === 'instance-launched' && s.source.kind === 'asg-activity');
   if (launch) {
+    const ix = indexSteps(all);
     const r = launch.reason;
     if (r === 'desired-vs-actual' || r === 'set-desired-capacity') {
       // who raised the desired capacity: CA's log or event, or a CloudTrail call, just before the launch
-      const raise = lastOf(all, (s) => (s.kind === 'scale-up' || s.kind === 'desired-capacity') && s.group === group && s.t <= launch.t + 5_000 && launch.t - s.t < 5 * 60_000 && s.reason !== 'expander');
-      const pods = raise ? [...new Set(all.filter((s) => s.kind === 'pod-triggered-scale-up' && s.group === group && Math.abs(s.t - raise.t) < 2 * 60_000 && s.pod).map((s) => s.pod!))] : [];
+      const raise = lastBetween(ix.raisesByGroup.get(group), launch.t - 5 * 60_000, launch.t + 5_000);
+      const pods = raise ? [...new Set((ix.triggeredByGroup.get(group) ?? []).filter((s) => Math.abs(s.t - raise.t) < 2 * 60_000).map((s) => s.pod!))] : [];
       if (raise && raise.actor === 'cluster-autoscaler')
         return { state: 'known', actor: 'cluster-autoscaler', reason: 'scale-up', at: raise.t, text: `Cluster Autoscaler scale-up of ${group} at ${at(raise.t)}${pods.length ? ` for pod(s) ${pods.slice(0, 5).join(', ')}${pods.length > 5 ? ` and ${pods.length - 5} more` : ''}` : ''}` };
       if (raise && raise.source.kind === 'cloudtrail')
         return { state: 'known', actor: raise.actor, by: raise.by, reason: 'desired-capacity', at: raise.t, text: `desired capacity of ${group} raised by ${raise.by ?? 'an API call'} (${actorWord(raise.actor)})` };
-      const replaced = lastOf(all, (s) => s.kind === 'instance-terminated' && s.source.kind === 'asg-activity' && s.group === group && s.t <= launch.t && launch.t - s.t < 10 * 60_000 && s.reason !== 'terminate-api-call');
+      const replaced = lastBetween(ix.asgTerminationsByGroup.get(group), launch.t - 10 * 60_000, launch.t);
       if (replaced)
         return { state: 'known', actor: 'asg', reason: 'replacement', at: launch.t, text: `${group} replaced ${replaced.instanceId ?? 'an instance'}${replaced.node ? ` (${replaced.node})` : ''}, taken out of service at ${at(replaced.t)}: ${replaced.summary.replace(/^instance terminated: /, '')}` };
       return { state: 'known', actor: 'asg', reason: r, at: launch.t, text: `${group ?? 'the ASG'} launched it to match a higher desired capacity; who raised it is not in the sources (CA's log, its events or CloudTrail would say)` };
@@ -436,14 +451,18 @@ export function windowReport(ctx: HistoryContext, id: Identity, steps: readonly 
   for (const s of inWindow) if (!s.node && s.instanceId && (s.kind === 'instance-terminated' || s.kind === 'instance-terminate-requested')) ended.add(s.instanceId);
   const removals: WindowReport['removals'] = [];
   for (const n of [...ended].sort()) {
-    const story = nodeStory(ctx, id, steps, n);
+    const story = nodeRemoval(ctx, id, steps, n);
     if (!story?.removed) continue;
     if (only && story.group !== only) continue;
     removals.push({ node: story.node ?? story.instanceId ?? n, ...(story.group ? { group: story.group } : {}), verdict: story.removed });
   }
   removals.sort((a, b) => (a.verdict.at ?? 0) - (b.verdict.at ?? 0) || (a.node < b.node ? -1 : 1));
+  // by group once: a window holds hundreds of groups and 400,000 steps
+  const stepsOf = byGroup(inWindow, (s) => s.group);
+  const removalsOf = byGroup(removals, (r) => r.group);
   const summaries: GroupSummary[] = groups.map((g) => {
-    const of = inWindow.filter((s) => s.group === g);
+    const of = stepsOf.get(g) ?? [];
+    const gone = removalsOf.get(g) ?? [];
     const karp = id.karpenterGroups.has(g);
     // Karpenter: NodeClaims made for pending pods, each once whatever the number of sources naming it (not the replacements)
     const replacements = new Set(of.filter((s) => s.kind === 'nodeclaim-created' && s.reason === 'replacement' && s.nodeClaim).map((s) => s.nodeClaim));
@@ -453,14 +472,14 @@ export function windowReport(ctx: HistoryContext, id: Identity, steps: readonly 
       // an ASG is CA's when CA's own steps name it or it carries CA's discovery tag; any other ASG is nobody's known
       autoscaler: karp ? 'karpenter' : id.caGroups.has(g) ? 'cluster-autoscaler' : 'unknown',
       scaleUps: launches,
-      scaleDowns: removals.filter((r) => r.group === g && (r.verdict.actor === 'cluster-autoscaler' || r.verdict.actor === 'karpenter')).length,
+      scaleDowns: gone.filter((r) => (r.verdict.actor === 'cluster-autoscaler' || r.verdict.actor === 'karpenter')).length,
       failures: incidentsOf(of.filter((s) => s.kind === 'scale-up-failed' || s.kind === 'launch-failed' || s.kind === 'scale-up-timeout')),
       backoffs: of.filter((s) => s.kind === 'backoff').length,
-      interruptions: removals.filter((r) => r.group === g && r.verdict.actor === 'ec2').length,
-      removedByOthers: removals.filter((r) => r.group === g && (r.verdict.actor === 'person' || r.verdict.actor === 'other-principal')).length,
+      interruptions: gone.filter((r) => r.verdict.actor === 'ec2').length,
+      removedByOthers: gone.filter((r) => (r.verdict.actor === 'person' || r.verdict.actor === 'other-principal')).length,
     };
   });
-  return { groups: summaries, removals, findings: findingsOf(ctx, inWindow, summaries, removals) };
+  return { groups: summaries, removals, findings: findingsOf(ctx, stepsOf, removalsOf, summaries, removals) };
 }
 
 /** Failures seen by several sources within 2m of each other are one. */
@@ -487,17 +506,40 @@ function finding(id: string, severity: 'warning' | 'info', group: string | undef
   };
 }
 
-function findingsOf(ctx: HistoryContext, inWindow: readonly HistoryStep[], groups: readonly GroupSummary[], removals: WindowReport['removals']): Finding[] {
+function byGroup<T>(list: readonly T[], groupOf: (x: T) => string | undefined): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of list) {
+    const g = groupOf(x);
+    if (g === undefined) continue;
+    const a = m.get(g);
+    if (a) a.push(x);
+    else m.set(g, [x]);
+  }
+  return m;
+}
+
+function findingsOf(ctx: HistoryContext, stepsOf: ReadonlyMap<string, HistoryStep[]>, removalsOf: ReadonlyMap<string, WindowReport['removals']>, groups: readonly GroupSummary[], removals: WindowReport['removals']): Finding[] {
   const out: Finding[] = [];
   for (const g of groups) {
-    const of = inWindow.filter((s) => s.group === g.group);
+    const of = stepsOf.get(g.group) ?? [];
+    const gone = removalsOf.get(g.group) ?? [];
     const kind = g.autoscaler === 'karpenter' ? 'NodePool' : 'NodeGroup';
     // flapping: a node added and another removed by the autoscaler within scale-down-unneeded-time of each other
     const ups = of.filter((s) => (s.kind === 'scale-up' && s.source.kind === 'ca-log' && s.reason !== 'expander') || (s.kind === 'nodeclaim-created' && s.source.kind === 'karpenter-log' && s.reason !== 'replacement'));
-    const downs = removals.filter((r) => r.group === g.group && (r.verdict.actor === 'cluster-autoscaler' || (r.verdict.actor === 'karpenter' && r.verdict.reason !== 'drifted' && r.verdict.reason !== 'expired')) && r.verdict.at !== undefined);
-    const pairs = downs.flatMap((d) => ups.filter((u) => Math.abs(u.t - d.verdict.at!) <= ctx.unneededTimeMs).map((u) => [u, d] as const));
-    if (pairs.length > 0) {
-      const [u, d] = pairs[0];
+    const downs = gone.filter((r) => (r.verdict.actor === 'cluster-autoscaler' || (r.verdict.actor === 'karpenter' && r.verdict.reason !== 'drifted' && r.verdict.reason !== 'expired')) && r.verdict.at !== undefined);
+    // ups is in time order: the ups near each removal are one range of it
+    let pairCount = 0;
+    let firstPair: readonly [HistoryStep, (typeof downs)[number]] | undefined;
+    for (const d of downs) {
+      const lo = lowerBound(ups, d.verdict.at! - ctx.unneededTimeMs);
+      const hi = upperBound(ups, d.verdict.at! + ctx.unneededTimeMs);
+      if (hi <= lo) continue;
+      pairCount += hi - lo;
+      firstPair ??= [ups[lo], d];
+    }
+    if (firstPair) {
+      const pairs = { length: pairCount };
+      const [u, d] = firstPair;
       out.push(
         finding('history-flapping', 'warning', g.group, { kind, name: g.group }, `${g.group} flapped: ${pairs.length} scale-up/scale-down pair(s) within ${formatDurationShort(ctx.unneededTimeMs)} of each other`, [
           { source: u.source.where, observed: `${at(u.t)} ${u.summary}` },
@@ -506,7 +548,7 @@ function findingsOf(ctx: HistoryContext, inWindow: readonly HistoryStep[], group
       );
     }
     // scale-up loop: nodes launched then removed as empty, never taking a pod
-    const empties = removals.filter((r) => r.group === g.group && r.verdict.reason === 'empty');
+    const empties = gone.filter((r) => r.verdict.reason === 'empty');
     if (empties.length >= 2)
       out.push(
         finding('history-scale-up-loop', 'warning', g.group, { kind, name: g.group }, `${g.group} launched ${empties.length} nodes that were removed empty in the window`, empties.slice(0, 5).map((e) => ({ source: 'history', observed: `${e.node}: ${e.verdict.text}` })), 'find the pod that keeps triggering the scale-up and does not land: `casdoctor why-pending --all`'),

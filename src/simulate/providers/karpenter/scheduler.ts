@@ -2,7 +2,7 @@
 // (kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go, scheduling/scheduler.go). Pure.
 import type { Pod } from '../../../model/k8s.js';
 import type { Resources } from '../../../model/scheduling.js';
-import { newRequirement, withKarpenterTextVersion } from './requirements.js';
+import { addRequirement, copyRequirements, newRequirement, withKarpenterTextVersion } from './requirements.js';
 import { podKey } from '../../predicates/status.js';
 import { KARPENTER_MODELLED, karpenterHas, karpenterVersion } from './versions.js';
 import type { KarpenterPendingExplanation, KarpenterPlacementContext, PoolPlacement } from './placement-types.js';
@@ -97,6 +97,7 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
   const unmodelled = unmodelledTopology(pod, ctx);
   const topology = unmodelled.length > 0 ? undefined : (pass?.topology ?? newTopology(ctx, topologyDomainSources(ctx), [pod]));
   const owner = podKey(pod);
+  const volumeInStrict = !karpenterHas(ctx.settings?.version, 'volume-requirements-separate');
 
   // preferences.go Relax, one step per failed attempt (preferences.ts). The reported error is the last attempt's.
   const attempts = relaxationAttempts(pod, ctx.settings?.preferencePolicy === 'Ignore', toleratePNS);
@@ -116,7 +117,11 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
     if (topology) {
       // scheduler.go trySchedule: topology.Update with the pod as relaxed so far
       updateTopology(topology, attempt.pod, owner);
-      if (topologyConcerns(topology, attempt.pod, owner)) run = { t: topology, owner, pod: attempt.pod, strict: attempt.strict, hostname: nextHostname(topology) };
+      // before v1.9 the volumes' zones are injected into the pod's node affinity, so topology reads them as the pod's own
+      // (volumetopology.go Inject:68-73@v1.6.2); from v1.9 they stay apart (StrictRequirements without volumes)
+      const strict = volumeInStrict && vol.alternatives[0] ? copyRequirements(attempt.strict) : attempt.strict;
+      if (volumeInStrict && vol.alternatives[0]) for (const r of vol.alternatives[0].values()) addRequirement(strict, r);
+      if (topologyConcerns(topology, attempt.pod, owner)) run = { t: topology, owner, pod: attempt.pod, strict, hostname: nextHostname(topology) };
     }
     // scheduler.go add: existing capacity, then NodeClaims planned in this pass, then a new NodeClaim
     existing = inPass ? tryExisting(inPass, pod, attempt.requirements, podReqs, run) : undefined;

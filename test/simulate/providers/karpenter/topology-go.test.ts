@@ -11,6 +11,8 @@ import { explainKarpenterPending, type KarpenterPlacementContext } from '../../.
 
 interface Decision {
   outcome: 'new-node' | 'no-node';
+  /** The NodePool of the pod's new NodeClaim. */
+  nodePool?: string;
   /** Zones Karpenter's NodeClaim for the pod was pinned to, over all runs. */
   zones?: string[];
   error?: string;
@@ -61,6 +63,7 @@ describe(`Karpenter's topology decisions (${decisions.karpenter})`, () => {
         const want = fx.pods[p.metadata.name ?? ''];
         const x = explainKarpenterPending(p, ctx);
         expect({ pod: p.metadata.name, outcome: x.outcome }).toEqual({ pod: p.metadata.name, outcome: want.outcome });
+        if (want.nodePool) expect(x.chosen).toBe(want.nodePool);
         const general = x.pools.find((pl) => pl.nodePool === 'general');
         // Karpenter's pod error is every NodePool's error joined with "; " (the FailedScheduling event without its prefix)
         if (want.error) expect(x.event).toBe(`Failed to schedule pod, ${want.error}`);

@@ -179,7 +179,8 @@ export function evaluatePool(
       const results = variants.map((v) => ({ v, r: instanceTypeStage(model, placement, its, v.reqs, podReqs, overheadOf, maxOverhead, reject) }));
       const fails = results.filter((x) => !x.r.fits);
       const key = [...(variants[0].reqs.keys())].find((k) => variants.some((v) => v.reqs.get(k) !== variants[0].reqs.get(k))) ?? 'the topology key';
-      placement.notes.push(`Karpenter picks one of ${variants.map((v) => v.pick).join(', ')} (${key}) at random, the domains with the fewest matching pods (Go map order, topologygroup.go nextDomainTopologySpread)${fails.length === 0 ? '; the pool fits with each' : fails.length === results.length ? '' : `; with ${fails.map((x) => x.v.pick).join(', ')} this pool fails (${fails[0].r.error ?? ''}) and Karpenter tries again after relaxing or in its next pass`}`);
+      const note = `Karpenter picks one of ${variants.map((v) => v.pick).join(', ')} (${key}) at random, the domains with the fewest matching pods (Go map order, topologygroup.go nextDomainTopologySpread)${fails.length === 0 ? '; the pool fits with each' : fails.length === results.length ? '' : `; with ${fails.map((x) => x.v.pick).join(', ')} this pool fails (${fails[0].r.error ?? ''}) and Karpenter tries again after relaxing or in its next pass`}`;
+      if (!placement.notes.includes(note)) placement.notes.push(note);
       variants = [(results.find((x) => x.r.fits) ?? results[0]).v];
     }
     last = instanceTypeStage(model, placement, its, variants[0].reqs, podReqs, overheadOf, maxOverhead, reject);

@@ -2,7 +2,7 @@
 // (kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go, scheduling/scheduler.go). Pure.
 import type { Pod } from '../../../model/k8s.js';
 import type { Resources } from '../../../model/scheduling.js';
-import { newRequirement, withKarpenterTextVersion } from './requirements.js';
+import { type KRequirements, addRequirement, copyRequirements, newRequirement, withKarpenterTextVersion } from './requirements.js';
 import { podKey } from '../../predicates/status.js';
 import { KARPENTER_MODELLED, karpenterHas, karpenterVersion } from './versions.js';
 import type { KarpenterPendingExplanation, KarpenterPlacementContext, PoolPlacement } from './placement-types.js';
@@ -15,7 +15,7 @@ import { poolModels, topologyDomainSources } from './nodepools.js';
 import { newTopology, nextHostname, recordTopology, registerDomain, topologyConcerns, unmodelledTopology, updateTopology } from './topology.js';
 import { tryPlanned } from './nodeclaim.js';
 import { existingCapacity, tryExisting } from './existing-node.js';
-import { relaxationAttempts } from './preferences.js';
+import { type RelaxationAttempt, relaxationAttempts } from './preferences.js';
 import { type PoolEvaluation, evaluatePool, limitsToRaise, subtractMax } from './new-nodeclaim.js';
 import { stuckNodeClaims } from './liveness.js';
 
@@ -97,6 +97,7 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
   const unmodelled = unmodelledTopology(pod, ctx);
   const topology = unmodelled.length > 0 ? undefined : (pass?.topology ?? newTopology(ctx, topologyDomainSources(ctx), [pod]));
   const owner = podKey(pod);
+  const volumeInStrict = !karpenterHas(ctx.settings?.version, 'volume-requirements-separate');
 
   // preferences.go Relax, one step per failed attempt (preferences.ts). The reported error is the last attempt's.
   const attempts = relaxationAttempts(pod, ctx.settings?.preferencePolicy === 'Ignore', toleratePNS);
@@ -116,7 +117,11 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
     if (topology) {
       // scheduler.go trySchedule: topology.Update with the pod as relaxed so far
       updateTopology(topology, attempt.pod, owner);
-      if (topologyConcerns(topology, attempt.pod, owner)) run = { t: topology, owner, pod: attempt.pod, strict: attempt.strict, hostname: nextHostname(topology) };
+      // before v1.9 the volumes' zones are injected into the pod's node affinity, so topology reads them as the pod's own
+      // (volumetopology.go Inject:68-73@v1.6.2); from v1.9 they stay apart (StrictRequirements without volumes)
+      const strict = volumeInStrict && vol.alternatives[0] ? copyRequirements(attempt.strict) : attempt.strict;
+      if (volumeInStrict && vol.alternatives[0]) for (const r of vol.alternatives[0].values()) addRequirement(strict, r);
+      if (topologyConcerns(topology, attempt.pod, owner)) run = { t: topology, owner, pod: attempt.pod, strict, hostname: nextHostname(topology) };
     }
     // scheduler.go add: existing capacity, then NodeClaims planned in this pass, then a new NodeClaim
     existing = inPass ? tryExisting(inPass, pod, attempt.requirements, podReqs, run) : undefined;
@@ -135,20 +140,7 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
       break;
     }
   }
-  // issue 24 item 4: for a pool stopped by its limits, say whether the limit is what stops the pod (and the value that
-  // lets it in) or what would stop it next; evaluated on a scratch placement so the shown one keeps Karpenter's verdict
-  if (lastAttempt) {
-    for (const { model, placement } of models) {
-      if (!model || (placement.stage !== 'resource-limits' && placement.stage !== 'node-limit')) continue;
-      const scratch: PoolPlacement = { ...placement, funnel: [...placement.funnel], notes: [] };
-      const r = evaluatePool(model, scratch, pod, lastAttempt.requirements, podReqs, vol.alternatives, ds, lastAttempt.toleratePreferNoSchedule, {}, run);
-      placement.withoutLimits = r.fits && r.types ? { fits: true, raise: limitsToRaise(model, inPass?.remaining.get(model.name) ?? model.remaining ?? {}, r.types) } : { fits: false, ...(scratch.stage ? { stage: scratch.stage } : {}), ...(r.error ? { error: r.error } : {}) };
-      const w = placement.withoutLimits;
-      placement.detail += w.fits
-        ? `; the limit is what stops the pod: raise ${Object.entries(w.raise ?? {}).map(([k, v]) => `limits.${k} to at least ${v}`).join(' and ')}, or free capacity in the pool`
-        : `; raising the limit would not help: the pool would still reject the pod at ${w.stage ?? 'a later check'}${w.error ? ` (${w.error})` : ''}`;
-    }
-  }
+  if (lastAttempt) explainLimits(models, pod, lastAttempt, podReqs, vol.alternatives, ds, inPass, run);
   if (existing) {
     // no new node: the pod waits for capacity Karpenter has (its Nominated event names it)
     out.outcome = 'in-flight';
@@ -181,23 +173,9 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
   }
   // nodeclaim.go CanAdd checks topology after taints and requirements (topology.go AddRequirements, :134-141@v1.6.2): a pool
   // rejected before stays rejected; one that gets that far is not evaluated when casdoctor cannot reproduce the topology
-  const notModelled = unmodelled.length > 0 ? evaluated.filter((m) => m.placement.verdict === 'fits' || ['volume-topology', 'instance-types', 'min-values'].includes(m.placement.stage ?? '')) : [];
-  if (notModelled.length > 0) {
-    const what = unmodelled.join('; ');
-    for (const m of notModelled) {
-      const pl = m.placement;
-      pl.verdict = 'not-evaluated';
-      pl.stage = 'topology';
-      pl.chosen = false;
-      delete pl.error;
-      delete pl.legacyError;
-      delete pl.launchError;
-      pl.detail = `not evaluated: ${what}; Karpenter narrows the NodeClaim to the domains these allow or fails with "unsatisfiable topology constraint" (topology.go AddRequirements), and casdoctor cannot reproduce it here`;
-    }
+  if (unmodelled.length > 0 && markNotModelled(out, evaluated, unmodelled)) {
     chosen = undefined;
     lastErrors = [];
-    out.outcome = 'not-evaluated';
-    out.notEvaluated = `Karpenter's verdict depends on ${what}, which casdoctor does not evaluate for Karpenter; NodePool(s) ${notModelled.map((m) => m.placement.nodePool).join(', ')} pass every check before it`;
   }
   for (const m of models) if (m.model && m.placement.nodePool === chosen) m.placement.chosen = true;
   for (const m of models) {
@@ -216,6 +194,52 @@ function explainPending(pod: Pod, ctx: KarpenterPlacementContext, pass?: PassSta
     out.legacyEvent = `Failed to schedule pod, ${lastErrors.map((e) => e.placement.legacyError ?? e.error).join('; ')}`;
   }
   return finish(out, ctx);
+}
+
+/**
+ * Issue 24 item 4: for a pool stopped by its limits, say whether the limit is what stops the pod (and the value that
+ * lets it in) or what would stop it next; evaluated on a scratch placement so the shown one keeps Karpenter's verdict.
+ */
+function explainLimits(
+  models: Array<{ model?: PoolModel; placement: PoolPlacement }>,
+  pod: Pod,
+  lastAttempt: RelaxationAttempt,
+  podReqs: Resources,
+  volumeAlts: KRequirements[],
+  ds: Array<{ name: string; pod: Pod }>,
+  inPass: PassState | undefined,
+  run: TopologyRun | undefined,
+): void {
+  for (const { model, placement } of models) {
+    if (!model || (placement.stage !== 'resource-limits' && placement.stage !== 'node-limit')) continue;
+    const scratch: PoolPlacement = { ...placement, funnel: [...placement.funnel], notes: [] };
+    const r = evaluatePool(model, scratch, pod, lastAttempt.requirements, podReqs, volumeAlts, ds, lastAttempt.toleratePreferNoSchedule, {}, run);
+    placement.withoutLimits = r.fits && r.types ? { fits: true, raise: limitsToRaise(model, inPass?.remaining.get(model.name) ?? model.remaining ?? {}, r.types) } : { fits: false, ...(scratch.stage ? { stage: scratch.stage } : {}), ...(r.error ? { error: r.error } : {}) };
+    const w = placement.withoutLimits;
+    placement.detail += w.fits
+      ? `; the limit is what stops the pod: raise ${Object.entries(w.raise ?? {}).map(([k, v]) => `limits.${k} to at least ${v}`).join(' and ')}, or free capacity in the pool`
+      : `; raising the limit would not help: the pool would still reject the pod at ${w.stage ?? 'a later check'}${w.error ? ` (${w.error})` : ''}`;
+  }
+}
+
+/** The pools that pass every check before a topology casdoctor cannot reproduce are not evaluated, and so is the pod. */
+function markNotModelled(out: KarpenterPendingExplanation, evaluated: Array<{ model?: PoolModel; placement: PoolPlacement }>, unmodelled: string[]): boolean {
+  const notModelled = evaluated.filter((m) => m.placement.verdict === 'fits' || ['volume-topology', 'instance-types', 'min-values'].includes(m.placement.stage ?? ''));
+  if (notModelled.length === 0) return false;
+  const what = unmodelled.join('; ');
+  for (const m of notModelled) {
+    const pl = m.placement;
+    pl.verdict = 'not-evaluated';
+    pl.stage = 'topology';
+    pl.chosen = false;
+    delete pl.error;
+    delete pl.legacyError;
+    delete pl.launchError;
+    pl.detail = `not evaluated: ${what}; Karpenter narrows the NodeClaim to the domains these allow or fails with "unsatisfiable topology constraint" (topology.go AddRequirements), and casdoctor cannot reproduce it here`;
+  }
+  out.outcome = 'not-evaluated';
+  out.notEvaluated = `Karpenter's verdict depends on ${what}, which casdoctor does not evaluate for Karpenter; NodePool(s) ${notModelled.map((m) => m.placement.nodePool).join(', ')} pass every check before it`;
+  return true;
 }
 
 function finish(out: KarpenterPendingExplanation, ctx: KarpenterPlacementContext): KarpenterPendingExplanation {

@@ -144,8 +144,14 @@ function domainsFor(t: Topology, key: string, pod: Pod, filter: NodeFilter | und
 
 // ------------------------------------------------------------------------------------------------ groups
 
+const compiled = new WeakMap<TopologyGroup, ReturnType<typeof compileLabelSelector>>();
+
+/** topologygroup.go selects: the pod's namespace is the group's and its labels match (a missing selector matches nothing). */
 function selects(g: TopologyGroup, pod: Pod): boolean {
-  return g.namespaces.has(pod.metadata.namespace ?? 'default') && compileLabelSelector(g.selector).matches(pod.metadata.labels);
+  if (!g.namespaces.has(pod.metadata.namespace ?? 'default')) return false;
+  let c = compiled.get(g);
+  if (!c) compiled.set(g, (c = compileLabelSelector(g.selector)));
+  return c.matches(pod.metadata.labels);
 }
 
 function record(g: TopologyGroup, ...domains: string[]): void {

@@ -135,6 +135,27 @@ describe('topology spread (topologygroup.go nextDomainTopologySpread)', () => {
   });
 });
 
+describe('volume zones and topology (volumetopology.go)', () => {
+  it('before v1.9 a volume\'s zone is the pod\'s own for spread counting; from v1.9 it only narrows the NodeClaim', () => {
+    const pvc = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data-web-0', namespace: 'shop', annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { volumeName: 'pvc-5b1e7c2a-93d4-4f60-8a2b-1c9e7d3f4a05', storageClassName: 'gp3' }, status: { phase: 'Bound' } };
+    const pv = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pvc-5b1e7c2a-93d4-4f60-8a2b-1c9e7d3f4a05' },
+      spec: { storageClassName: 'gp3', nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.ebs.csi.aws.com/zone', operator: 'In', values: ['eu-west-1a'] }, { key: ZONE, operator: 'In', values: ['eu-west-1a'] }] }] } } },
+    };
+    const p = pendingPod('web-7c9-ddddd').withLabels({ app: 'web' }).withTopologySpread({ topologyKey: ZONE, labelSelector: { matchLabels: { app: 'web' } } }).build();
+    p.spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'data-web-0' } }];
+    const at = (version: string) => explainKarpenterPending(p, ctx([running('web-1', NODE_A), p], { pvcs: [pvc] as never, pvs: [pv] as never, settings: settings(version) }));
+    // v1.6: podDomains = eu-west-1a (injected), so the minimum is eu-west-1a's own count and the pod fits there
+    expect(at('1.6.2')).toMatchObject({ outcome: 'new-node', chosen: 'general' });
+    // v1.9+: podDomains = Exists, the minimum is eu-west-1b's 0, and eu-west-1a (the volume's) is over maxSkew
+    const v19 = at('1.9.0');
+    expect(v19.outcome).toBe('no-node');
+    expect(generalOf(v19)?.error).toMatch(/^unsatisfiable topology constraint for topology spread, key=topology\.kubernetes\.io\/zone \(counts = eu-west-1a: 1, eu-west-1b: 0, podDomains = topology\.kubernetes\.io\/zone Exists, nodeDomains = topology\.kubernetes\.io\/zone In \[eu-west-1a\]$/);
+  });
+});
+
 describe('pod affinity and anti-affinity (nextDomainAffinity, nextDomainAntiAffinity, inverse groups)', () => {
   it('a running pod\'s required anti-affinity keeps this pod out of its zone (an inverse group)', () => {
     const holder = pod('cache-0', 'shop').withLabels({ app: 'cache' }).onNode(NODE_A).withPodAntiAffinity({ topologyKey: ZONE, labelSelector: { matchLabels: { app: 'batchjob' } } }).build();

@@ -43,6 +43,7 @@ import externalgrpcStaleInProcess from './externalgrpc-stale-in-process.js';
 import externalgrpcTemplateResourcesIgnored from './externalgrpc-template-resources-ignored.js';
 import iamPermissionDenied from './iam-permission-denied.js';
 import karpenterBudgetBlocksDisruption from './karpenter-budget-blocks-disruption.js';
+import karpenterControllerUnhealthy from './karpenter-controller-unhealthy.js';
 import karpenterCustomLabelUnknown from './karpenter-custom-label-unknown.js';
 import karpenterLogDisagrees from './karpenter-log-disagrees.js';
 import karpenterNodeDisruptionBlocked from './karpenter-node-disruption-blocked.js';
@@ -158,6 +159,7 @@ export const CHECKS: readonly Check[] = [
   externalgrpcTemplateResourcesIgnored,
   iamPermissionDenied,
   karpenterBudgetBlocksDisruption,
+  karpenterControllerUnhealthy,
   karpenterCustomLabelUnknown,
   karpenterLogDisagrees,
   karpenterNodeDisruptionBlocked,

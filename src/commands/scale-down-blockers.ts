@@ -1,4 +1,4 @@
-import { isKarpenterNode, karpenterDisruptions, karpenterInputs, karpenterLog } from '../checks/lib/karpenter.js';
+import { isKarpenterNode, karpenterConsolidationStory, karpenterDisruptions, karpenterInputs, karpenterLog } from '../checks/lib/karpenter.js';
 import { karpenterKeeps, karpenterNodeJson, renderKarpenterDisruptionSection } from '../report/karpenter-text.js';
 import { isKarpenterOnly, karpenterHeaderText } from '../checks/lib/route.js';
 import { caHealthFrom } from '../model/ca-health.js';
@@ -264,7 +264,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           ...(c.group ? { nodeGroup: c.group } : {}),
         })),
         caHealth: { running: caHealth.running, findings: caHealth.findings.map((f) => f.checkId) },
-        ...(kPresent ? { karpenter: { now: now.toISOString(), nodes: kNodes.map((d) => karpenterNodeJson(d, kLogged(d))) } } : {}),
+        ...(kPresent ? { karpenter: { now: now.toISOString(), nodes: kNodes.map((d) => karpenterNodeJson(d, kLogged(d), karpenterConsolidationStory(analysis, d))) } } : {}),
       };
     if (sink === 'deferred') write = (s) => writeMachineReport(o.output, report, s);
     else if (sink) await writeMachineReport(o.output, report, sink);
@@ -300,7 +300,7 @@ export async function scaleDownRound(o: ScaleDownBlockersOptions, deps: Deps, si
           width: deps.stdoutIsTTY && o.output !== 'wide' ? deps.terminalWidth : undefined,
           wide: o.output === 'wide',
           karpenterNodePools: new Map(raw.nodes.filter(isKarpenterNode).map((n) => [n.metadata.name ?? '', n.metadata.labels?.['karpenter.sh/nodepool'] ?? ''])),
-          karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString(), logged: kLogged, ...(karpenterOnly ? { caAbsent: true } : {}) }),
+          karpenter: (st) => renderKarpenterDisruptionSection(kNodes, st, { now: now.toISOString(), logged: kLogged, story: (d) => karpenterConsolidationStory(analysis, d), ...(karpenterOnly ? { caAbsent: true } : {}) }),
         };
     const style = await terminalStyle(wantsColor(o, deps));
     if (sink && sink !== 'deferred') {

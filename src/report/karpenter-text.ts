@@ -6,6 +6,7 @@ import type { ResourceMap } from '../model/k8s.js';
 import { isByteResource, parseQuantity } from '../model/quantity.js';
 import type { KarpenterNodeDisruption } from '../simulate/providers/karpenter/disruption.js';
 import type { KarpenterLogged } from '../simulate/providers/karpenter/log-beside.js';
+import type { ConsolidationStory } from '../simulate/providers/karpenter/consolidation-story.js';
 import type { FunnelStep, PoolPlacement, StuckNodeClaim } from '../simulate/providers/karpenter/placement.js';
 import { REGISTRATION_TTL_MS } from '../simulate/providers/karpenter/placement.js';
 import { safeText as t } from './sanitize.js';
@@ -257,7 +258,12 @@ export function karpenterKeeps(d: KarpenterNodeDisruption): boolean {
 export function renderKarpenterDisruptionSection(
   list: KarpenterNodeDisruption[],
   s: Style = PLAIN,
-  opts: { now?: string; caAbsent?: boolean; logged?: (d: KarpenterNodeDisruption) => KarpenterLogged | undefined } = {},
+  opts: {
+    now?: string;
+    caAbsent?: boolean;
+    logged?: (d: KarpenterNodeDisruption) => KarpenterLogged | undefined;
+    story?: (d: KarpenterNodeDisruption) => ConsolidationStory | undefined;
+  } = {},
 ): string[] {
   if (list.length === 0) return [];
   const out: string[] = [];
@@ -278,14 +284,27 @@ export function renderKarpenterDisruptionSection(
     }
     const m = methodLine(d);
     if (m) out.push(s.dim(`      ${t(m)}`));
+    const story = opts.story?.(d);
+    if (story) out.push(...storyLines(story, s));
     for (const n of d.notes) out.push(s.dim(`      note: ${t(n)}`));
   }
   return out;
 }
 
+/** Why not consolidated: the condition, the policy, Karpenter's order of methods, what its search leaves open, its events. */
+function storyLines(st: ConsolidationStory, s: Style): string[] {
+  const out: string[] = [];
+  const cond = st.consolidatable.status === 'absent' ? 'Consolidatable not set' : `Consolidatable=${t(st.consolidatable.status)}${st.consolidatable.since ? ` since ${t(st.consolidatable.since)}` : ''}`;
+  out.push(s.dim(`      consolidation: ${cond} · ${t(st.policy)}, consolidateAfter ${t(st.consolidateAfter)}`));
+  out.push(s.dim(`      Karpenter's order: ${st.steps.filter((x) => x.method !== 'expiration').map((x) => `${x.method} ${x.verdict}`).join(' → ')}`));
+  for (const x of st.steps) if (x.verdict === 'may-decide-either') out.push(s.dim(`        ${x.method}: Karpenter may decide either: ${t(x.why, { max: 1500 })}`));
+  for (const e of st.said) out.push(`      Karpenter said  ${t(e.reason)}${e.at ? s.dim(` at ${t(e.at)}`) : ''}: ${t(e.message, { max: 1500 })}`);
+  return out;
+}
+
 /** scale-down-blockers -o json: one Karpenter node. */
-export function karpenterNodeJson(d: KarpenterNodeDisruption, logged?: KarpenterLogged): Record<string, unknown> {
-  return { ...d, kept: karpenterKeeps(d), ...(logged ? { logged: loggedJson(logged) } : {}) };
+export function karpenterNodeJson(d: KarpenterNodeDisruption, logged?: KarpenterLogged, story?: ConsolidationStory): Record<string, unknown> {
+  return { ...d, kept: karpenterKeeps(d), ...(logged ? { logged: loggedJson(logged) } : {}), ...(story ? { consolidation: story } : {}) };
 }
 
 /** why-pending -o json: each pod entry (not the `sameAs` ones) with its `karpenter` object; entries come in report order. */

@@ -82,7 +82,7 @@ function containerState(raw: RawContainerStatus): CaContainerState {
   };
 }
 
-export function caPodsHealth(ca: CaConfig, deployments: Deployment[], pods: Pod[]): CaPodsHealth {
+export function caPodsHealth(ca: Pick<CaConfig, 'found' | 'deployment'>, deployments: Deployment[], pods: Pod[]): CaPodsHealth {
   const dep = deployments.find(
     (d) => d.metadata.namespace === ca.deployment?.namespace && d.metadata.name === ca.deployment?.name,
   );

@@ -227,8 +227,8 @@ describe('karpenter-budget-blocks-disruption', () => {
 describe('the karpenter checks without Karpenter data', () => {
   const KARPENTER_IDS = CHECKS.filter((c) => c.meta.autoscaler === 'karpenter').map((c) => c.meta.id);
 
-  it('declares ten checks about Karpenter', () => {
-    expect(KARPENTER_IDS).toHaveLength(10);
+  it('declares eleven checks about Karpenter', () => {
+    expect(KARPENTER_IDS).toHaveLength(11);
   });
 
   it('stay quiet on a CA-only cluster: no finding, no skipped entry', () => {

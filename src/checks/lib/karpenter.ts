@@ -18,6 +18,7 @@ import { nodePoolViews, type KarpenterNodePoolView } from '../../simulate/provid
 import type { PodAnalysis } from '../../simulate/why-pending.js';
 import { KARPENTER_CRD_HOW_TO_PROVIDE } from '../../model/karpenter-crds.js';
 import { karpenterLogIndex, type KarpenterLogged, type KarpenterLogIndex } from '../../simulate/providers/karpenter/log-beside.js';
+import { consolidationStory, type ConsolidationStory } from '../../simulate/providers/karpenter/consolidation-story.js';
 
 /** The component Karpenter's events carry (source.component / reportingComponent). */
 export const KARPENTER_COMPONENT = 'karpenter';
@@ -227,6 +228,19 @@ export function karpenterDisruptions(a: Analysis): KarpenterNodeDisruption[] {
   let r = disruptions.get(a);
   if (!r) disruptions.set(a, (r = karpenterDisruptionReport(karpenterDisruptionContext(a))));
   return r;
+}
+
+/** "Why not consolidated" for one Karpenter node: its Consolidatable condition, Karpenter's order, its consolidation events. */
+export function karpenterConsolidationStory(a: Analysis, d: KarpenterNodeDisruption): ConsolidationStory | undefined {
+  if (!d.nodeClaim || !d.node) return undefined;
+  const k = karpenterOf(a);
+  const claim = k.nodeClaims.find((c) => c.metadata.name === d.nodeClaim);
+  const np = d.nodePool !== undefined ? k.nodePools.find((x) => x.metadata.name === d.nodePool) : undefined;
+  const events = [
+    ...eventsFor(a.events, { kind: 'Node', metadata: { name: d.node } } as Node, 'Node'),
+    ...(claim ? eventsFor(a.events, claim, 'NodeClaim') : []),
+  ].filter(isKarpenterEvent);
+  return consolidationStory(d, claim, np, events);
 }
 
 /** Nodes Karpenter launched (label karpenter.sh/nodepool). */

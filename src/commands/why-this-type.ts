@@ -177,6 +177,7 @@ function detail(x: InstanceChoiceExplanation, prices: PriceBook, bold: (s: strin
       list: "the NodeClaim's list",
       'unknown-type': 'known to casdoctor',
       'compatible-available': 'compatible and available',
+      reserved: 'reserved-offering filter',
       exotic: 'exotic-instance filter',
       'spot-offering': 'spot-offering filter',
       truncate: `cheapest ${60} to CreateFleet`,

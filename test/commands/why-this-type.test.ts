@@ -115,7 +115,7 @@ describe('why-this-type', () => {
     const { out } = await run({ nodeclaim: 'ip-10-20-12-199.ec2.internal' }, 'table');
     expect(out).toContain('NodeClaim general-7hq2x (NodePool general): launched m6i.xlarge in us-east-1b as on-demand at 2026-11-24T13:20:42Z');
     expect(out).toMatch(/cheapest 60 to CreateFleet +10 +-/);
-    expect(out).toMatch(/m6a\.xlarge +4 +16Gi +\$0\.1728 +\$0\.1728 on-demand us-east-1a +to fleet/);
+    expect(out).toMatch(/m6a\.xlarge +4\/16Gi +\$0\.1728 +\$0\.1728 on-demand us-east-1a +fleet/);
     expect(out).toContain('m6a.xlarge us-east-1a on-demand InsufficientInstanceCapacity: marked 13:20:41, unavailable until 13:23:41 UTC (refused during this launch)');
     expect(out).toContain('Spot prices: 6 type×zone prices from');
     // the log was read: no "not evaluated" line about it

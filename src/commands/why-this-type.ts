@@ -79,7 +79,7 @@ export async function runWhyThisType(o: WhyThisTypeOptions, deps: Deps): Promise
   const missing = missingInputs(k.provided.nodeClaims, raw.karpenterLogs !== undefined, prices, o.from.length > 0, deploy);
   for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
   const h = reportHeader(analysis.ca, now, o);
-  const version = k.settings?.version ? `Karpenter ${k.settings.version}` : 'Karpenter (version unknown)';
+  const version = k.settings?.version ? `Karpenter ${k.settings.version}` : k.present ? 'Karpenter (version unknown)' : 'no Karpenter';
   if (output === 'json' || output === 'yaml') {
     await writeMachineReport(
       output,
@@ -102,7 +102,12 @@ export async function runWhyThisType(o: WhyThisTypeOptions, deps: Deps): Promise
   const s = await terminalStyle(wantsColor(o, deps));
   const width = deps.stdoutIsTTY ? deps.terminalWidth : undefined;
   const out: string[] = [`${s.bold('casdoctor why-this-type')} · ${safeText(version)} · now ${h.now} · ${safeText(h.source)}`, ''];
-  if (answers.length === 0) out.push(k.present ? 'No NodeClaim to explain.' : 'No Karpenter in the input: no NodeClaim to explain.', '');
+  if (!k.present) {
+    out.push('No Karpenter in the input (no NodePool, EC2NodeClass, NodeClaim or Karpenter Deployment): nothing to explain.');
+    deps.stdout(`${out.map((b) => (width ? wrapProse(b, width) : b)).join('\n')}\n`);
+    return { exitCode: EXIT.ok };
+  }
+  if (answers.length === 0) out.push('No NodeClaim to explain.', '');
   else if (answers.length > 1 && !o.nodeclaim) out.push(summaryTable(answers, prices, width), '', `Run 'casdoctor why-this-type <nodeclaim>' for one NodeClaim's launch path and candidates.`, '');
   else out.push(...detail(answers[0], prices, s.bold, width), '');
   out.push(s.bold('Prices'), ...prices.describe().map((l) => `  ${safeText(l)}`));

@@ -135,6 +135,15 @@ describe('why-this-type', () => {
     await expect(run({ nodepool: 'gpu-pool' })).rejects.toThrow(/NodePool gpu-pool not found; NodePools: batch, general, gpu/);
   });
 
+  it('on a cluster without Karpenter says there is nothing to explain, and exits 0', async () => {
+    const c = capturingDeps({ realNow: () => new Date(NOW) });
+    const r = await runWhyThisType({ ...PIPED_JSON, output: 'table', from: [join(ROOT, 'examples', 'demo')], now: '2026-11-21T10:00:00Z' }, c.deps);
+    expect(r.exitCode).toBe(0);
+    expect(c.stdout()).toContain('casdoctor why-this-type · no Karpenter · now 2026-11-21T10:00:00.000Z');
+    expect(c.stdout()).toContain('No Karpenter in the input (no NodePool, EC2NodeClass, NodeClaim or Karpenter Deployment): nothing to explain.');
+    expect(c.stdout()).not.toContain('Prices');
+  });
+
   it('says which NodeClaims exist when the one asked for is not there', () => {
     expect(() => resolveNodeClaim('nodeclaim/general-zzzzz', [fellBack as never])).toThrow(InputError);
     expect(() => resolveNodeClaim('general-zzzzz', [fellBack as never])).toThrow('NodeClaim general-zzzzz not found; NodeClaims: general-7hq2x');

@@ -9,7 +9,7 @@ width=${1:-80}
 declare -A now=([demo]=2026-11-21T10:00:00Z [externalgrpc]=2026-11-21T10:00:00Z [karpenter]=2026-11-24T14:00:00Z)
 bad=0
 for example in demo externalgrpc karpenter; do
-  for command in "" "why-pending -A" "scale-down-blockers" "asg-audit" "checks"; do
+  for command in "" "why-pending -A" "scale-down-blockers" "asg-audit" "checks" "why-this-type"; do
     s="casdoctor-80-$$-$RANDOM"
     tmux new-session -d -s "$s" -x "$width" -y 50 \
       "NO_COLOR=1 node bin/casdoctor.js $command --from examples/$example --now ${now[$example]} --fail-on never; echo CASDOCTOR-EXIT=\$?; sleep 60"

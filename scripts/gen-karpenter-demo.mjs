@@ -7,7 +7,7 @@
 // (no CA Deployment, pod, ReplicaSet, ServiceAccount, status ConfigMap or events, no ASG or launch-template file; the
 // system nodes stay, as an EKS managed node group no autoscaler scales).
 // Usage: node scripts/gen-karpenter-demo.mjs [output-dir] [--karpenter-only]
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -309,11 +309,11 @@ const claimFor = (d) => {
       nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
       requirements: [
         req('karpenter.sh/nodepool', 'In', [d.pool]),
-        req('node.kubernetes.io/instance-type', 'In', [d.type]),
+        req('node.kubernetes.io/instance-type', 'In', d.candidates ?? [d.type]),
         req('karpenter.sh/capacity-type', 'In', [d.capacityType]),
         req('topology.kubernetes.io/zone', 'In', [d.zone]),
       ],
-      resources: { requests: { cpu: d.requestedCpu ?? '1250m', pods: '6' } },
+      resources: { requests: { cpu: d.requestedCpu ?? '1250m', ...(d.requestedMemory ? { memory: d.requestedMemory } : {}), pods: '6' } },
     },
     status: {
       allocatable: { cpu: t.allocCpu, 'ephemeral-storage': '71Gi', memory: `${Math.floor(allocMemKi(t) / 1024)}Mi`, pods: String(t.maxPods) },
@@ -342,9 +342,26 @@ const NEVER_REGISTERED = {
   // launched 13 minutes ago; the instance came up but its kubelet never joined (Karpenter deletes it at 15m)
   created: addS(NOW, -13 * 60 + 52), unregistered: true, requestedCpu: '7155m',
 };
+// why-this-type scene: general-a's NodeClaim (2750m, 12Gi) carries the list Karpenter 1.6.2 writes: every type of the
+// general pool (c/m/r, generation > 5, amd64) that holds it, cheapest on-demand first, cut at 60 (core v1.6's
+// MaxInstanceTypes); GPU and metal types are left out of this list for brevity. Its launch at 06:40:26 hit
+// InsufficientInstanceCapacity for the two cheapest pools in us-east-1a (karpenter.log) and fell back to m6i.xlarge.
+const OD_PRICES = JSON.parse(readFileSync(join(root, 'data', 'prices-on-demand.json'), 'utf8')).regions[REGION].prices;
+const TYPE_TABLE = JSON.parse(readFileSync(join(root, 'data', 'instance-types.json'), 'utf8')).instanceTypes;
+const GENERAL_A_CANDIDATES = Object.keys(TYPE_TABLE)
+  .filter((n) => {
+    const m = /^([a-z]+?)(\d+)[a-z-]*\.(.+)$/.exec(n);
+    const t = TYPE_TABLE[n];
+    return m && ['c', 'm', 'r'].includes(m[1]) && Number(m[2]) > 5 && !m[3].includes('metal') && t.architecture === 'amd64' &&
+      t.gpu === 0 && t.vcpu >= 4 && t.memoryMiB >= 16384 && OD_PRICES[n] !== undefined;
+  })
+  .sort((a, b) => OD_PRICES[a] - OD_PRICES[b] || (a < b ? -1 : 1))
+  .slice(0, 60);
+const CLAIM_EXTRA = { 'general-a': { candidates: GENERAL_A_CANDIDATES, requestedCpu: '2750m', requestedMemory: '12Gi' } };
 const nodeClaims = [
   ...NODE_DEFS.filter((d) => d.pool).map((d) => claimFor({
     ...d,
+    ...(CLAIM_EXTRA[d.key] ?? {}),
     lastPodEvent: d.key === 'general-b' ? '2026-11-24T09:02:18Z' : d.key === 'general-c' ? '2026-11-24T13:57:40Z' : undefined,
   })),
   claimFor(NEVER_REGISTERED),
@@ -713,9 +730,41 @@ writeJson(outDir, 'configmaps-kube-system.json', list(KARPENTER_ONLY ? [] : [
     annotations: { 'cluster-autoscaler.kubernetes.io/last-updated': '2026-11-24 13:59:53.201877310 +0000 UTC' },
     data: { status: 'time: 2026-11-24 13:59:53.201877310 +0000 UTC\nautoscalerStatus: Running\nclusterWide:\n  health:\n    status: Healthy\n    nodeCounts:\n      registered:\n        total: 8\n        ready: 8\n        notStarted: 0\n      longUnregistered: 0\n      unregistered: 0\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleUp:\n    status: InProgress\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-24T13:57:31.88412005Z"\n  scaleDown:\n    status: NoCandidates\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\nnodeGroups:\n- name: shop-prod-legacy\n  health:\n    status: Healthy\n    nodeCounts:\n      registered:\n        total: 1\n        ready: 1\n        notStarted: 0\n      longUnregistered: 0\n      unregistered: 0\n    cloudProviderTarget: 2\n    minSize: 0\n    maxSize: 5\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleUp:\n    status: InProgress\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-24T13:57:31.88412005Z"\n  scaleDown:\n    status: NoCandidates\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n- name: shop-prod-system\n  health:\n    status: Healthy\n    nodeCounts:\n      registered:\n        total: 2\n        ready: 2\n        notStarted: 0\n      longUnregistered: 0\n      unregistered: 0\n    cloudProviderTarget: 2\n    minSize: 2\n    maxSize: 4\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleUp:\n    status: NoActivity\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n  scaleDown:\n    status: NoCandidates\n    lastProbeTime: "2026-11-24T13:59:53.20187731Z"\n    lastTransitionTime: "2026-11-20T03:11:52.4419067Z"\n' } }),
 ]));
+// why-this-type scenes: Karpenter's log of general-a's launch (kubectl logs -n karpenter deploy/karpenter, at debug
+// level: the offering lines are V(1)) and the spot prices in effect at the capture
+// (aws ec2 describe-spot-price-history --start-time 2026-11-24T14:00:00Z --product-descriptions Linux/UNIX --output json)
+const KARPENTER_COMMIT = hexOf('karpenter-commit:1.6.2', 7);
+const launchA = NODE_DEFS.find((d) => d.key === 'general-a');
+const zlog = (time, level, message, fields) => JSON.stringify({ level, time, logger: 'controller', message, commit: KARPENTER_COMMIT, ...fields });
+const lifecycle = { controller: 'nodeclaim.lifecycle', controllerGroup: 'karpenter.sh', controllerKind: 'NodeClaim', NodeClaim: { name: launchA.claim }, namespace: '', name: launchA.claim, reconcileID: uuid('reconcile:general-a') };
+const ice = (ms, type) => zlog(`${addS(launchA.created, -41).replace('Z', '')}.${ms}Z`, 'DEBUG', 'removing offering from offerings',
+  { ...lifecycle, reason: 'InsufficientInstanceCapacity', 'instance-type': type, zone: launchA.zone, 'capacity-type': 'on-demand', ttl: '3m0s' });
+const karpenterLog = [
+  zlog(`${addS(launchA.created, -52).replace('Z', '')}.318Z`, 'INFO', 'created nodeclaim', {
+    controller: 'provisioner', namespace: '', name: '', reconcileID: uuid('reconcile:provisioner-a'), NodePool: { name: 'general' }, NodeClaim: { name: launchA.claim },
+    requests: { cpu: '2750m', memory: '12Gi', pods: '6' }, 'instance-types': `${GENERAL_A_CANDIDATES.slice(0, 5).join(', ')} and ${GENERAL_A_CANDIDATES.length - 5} other(s)`,
+  }),
+  ice('512', GENERAL_A_CANDIDATES[0]),
+  ice('513', GENERAL_A_CANDIDATES[1]),
+  zlog(`${addS(launchA.created, -40).replace('Z', '')}.104Z`, 'INFO', 'launched nodeclaim', {
+    ...lifecycle, 'provider-id': `aws:///${launchA.zone}/${instanceId(launchA.key)}`, 'instance-type': launchA.type, zone: launchA.zone, 'capacity-type': 'on-demand',
+    allocatable: { cpu: TYPES[launchA.type].allocCpu, 'ephemeral-storage': '71Gi', memory: `${Math.floor(allocMemKi(TYPES[launchA.type]) / 1024)}Mi`, pods: String(TYPES[launchA.type].maxPods) },
+  }),
+];
+const spot = (zone, type, price, at) => ({ AvailabilityZone: zone, InstanceType: type, ProductDescription: 'Linux/UNIX', SpotPrice: price, Timestamp: `${at}+00:00` });
+const spotPrices = [
+  spot('us-east-1a', 'r6i.large', '0.051700', '2026-11-24T09:12:44'),
+  spot('us-east-1b', 'c6i.2xlarge', '0.141900', '2026-11-24T06:03:17'),
+  spot('us-east-1a', 'c6g.4xlarge', '0.214600', '2026-11-24T04:48:02'),
+  spot('us-east-1b', 'c6g.4xlarge', '0.226300', '2026-11-23T23:31:55'),
+  spot('us-east-1a', 'c6i.2xlarge', '0.158200', '2026-11-23T21:17:40'),
+  spot('us-east-1b', 'r6i.large', '0.049800', '2026-11-23T19:05:12'),
+];
 mkdirSync(outDir, { recursive: true });
 if (!KARPENTER_ONLY) {
   writeFileSync(join(outDir, 'asgs.json'), `${JSON.stringify({ AutoScalingGroups: asgs }, null, 4)}\n`);
   writeFileSync(join(outDir, 'launch-template-versions.json'), `${JSON.stringify({ LaunchTemplateVersions: launchTemplateVersions }, null, 4)}\n`);
 }
+writeFileSync(join(outDir, 'karpenter.log'), `${karpenterLog.join('\n')}\n`);
+writeFileSync(join(outDir, 'spot-prices.json'), `${JSON.stringify({ SpotPriceHistory: spotPrices }, null, 4)}\n`);
 process.stdout.write(`wrote ${outDir}\n`);

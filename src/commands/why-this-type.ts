@@ -79,7 +79,7 @@ export async function runWhyThisType(o: WhyThisTypeOptions, deps: Deps): Promise
   const missing = missingInputs(k.provided.nodeClaims, raw.karpenterLogs !== undefined, prices, o.from.length > 0, deploy);
   for (const w of raw.warnings) deps.stderr(`warning: ${safeText(w)}\n`);
   const h = reportHeader(analysis.ca, now, o);
-  const version = k.settings?.version ? `Karpenter ${k.settings.version}` : 'Karpenter (version unknown)';
+  const version = k.settings?.version ? `Karpenter ${k.settings.version}` : k.present ? 'Karpenter (version unknown)' : 'no Karpenter';
   if (output === 'json' || output === 'yaml') {
     await writeMachineReport(
       output,
@@ -102,9 +102,14 @@ export async function runWhyThisType(o: WhyThisTypeOptions, deps: Deps): Promise
   const s = await terminalStyle(wantsColor(o, deps));
   const width = deps.stdoutIsTTY ? deps.terminalWidth : undefined;
   const out: string[] = [`${s.bold('casdoctor why-this-type')} · ${safeText(version)} · now ${h.now} · ${safeText(h.source)}`, ''];
-  if (answers.length === 0) out.push(k.present ? 'No NodeClaim to explain.' : 'No Karpenter in the input: no NodeClaim to explain.', '');
+  if (!k.present) {
+    out.push('No Karpenter in the input (no NodePool, EC2NodeClass, NodeClaim or Karpenter Deployment): nothing to explain.');
+    deps.stdout(`${out.map((b) => (width ? wrapProse(b, width) : b)).join('\n')}\n`);
+    return { exitCode: EXIT.ok };
+  }
+  if (answers.length === 0) out.push('No NodeClaim to explain.', '');
   else if (answers.length > 1 && !o.nodeclaim) out.push(summaryTable(answers, prices, width), '', `Run 'casdoctor why-this-type <nodeclaim>' for one NodeClaim's launch path and candidates.`, '');
-  else out.push(...detail(answers[0], prices, s.bold), '');
+  else out.push(...detail(answers[0], prices, s.bold, width), '');
   out.push(s.bold('Prices'), ...prices.describe().map((l) => `  ${safeText(l)}`));
   if (missing.length) out.push('', s.bold('Not evaluated'), ...missing.map((l) => `  ${safeText(l)}`));
   deps.stdout(`${out.map((b) => (width && !b.includes('\n') ? wrapProse(b, width) : b)).join('\n')}\n`);
@@ -158,7 +163,8 @@ function summaryTable(xs: InstanceChoiceExplanation[], prices: PriceBook, width:
   return width ? fitTable(head, rows, width) : plainTable(head, rows);
 }
 
-function detail(x: InstanceChoiceExplanation, prices: PriceBook, bold: (s: string) => string): string[] {
+function detail(x: InstanceChoiceExplanation, prices: PriceBook, bold: (s: string) => string, width: number | undefined): string[] {
+  const table = (head: string[], rows: string[][]) => (width ? fitTable(head, rows, width) : plainTable(head, rows));
   const cur = prices.provenance.onDemand.currency;
   const out: string[] = [];
   const l = x.launched;
@@ -177,24 +183,24 @@ function detail(x: InstanceChoiceExplanation, prices: PriceBook, bold: (s: strin
       list: "the NodeClaim's list",
       'unknown-type': 'known to casdoctor',
       'compatible-available': 'compatible and available',
+      reserved: 'reserved-offering filter',
       exotic: 'exotic-instance filter',
       'spot-offering': 'spot-offering filter',
       truncate: `cheapest ${60} to CreateFleet`,
     };
     const rows = x.steps.map((st) => [names[st.step] ?? st.step, String(st.remaining), safeText(st.dropped.length ? st.dropped.slice(0, 6).join(', ') + (st.dropped.length > 6 ? ` +${st.dropped.length - 6}` : '') : st.note ?? '-')]);
-    out.push(plainTable(['STEP', 'LEFT', 'DROPPED'], rows));
+    out.push(table(['STEP', 'LEFT', 'DROPPED'], rows));
     out.push('', bold('Candidates (cheapest available offering first)'));
     const order = [...x.candidates].sort((a, b) => Number(!!a.dropped) - Number(!!b.dropped) || (a.cheapest?.price ?? Infinity) - (b.cheapest?.price ?? Infinity) || a.listed - b.listed);
     const shown = order.slice(0, 20);
     const crow = shown.map((c) => [
       c.name,
-      c.vcpu === undefined ? '-' : String(c.vcpu),
-      c.memoryMiB === undefined ? '-' : `${Math.round(c.memoryMiB / 1024)}Gi`,
+      c.vcpu === undefined || c.memoryMiB === undefined ? '-' : `${c.vcpu}/${Math.round(c.memoryMiB / 1024)}Gi`,
       formatPrice(c.onDemand, cur),
       c.cheapest ? `${formatPrice(c.cheapest.price, cur)} ${c.cheapest.capacityType} ${c.cheapest.zone}` : '-',
-      c.launched ? 'launched' : c.dropped ? `dropped: ${c.dropped.step}` : 'to fleet',
+      c.launched ? 'launched' : c.dropped ? `dropped (${c.dropped.step})` : 'fleet',
     ].map((v) => safeText(v)));
-    out.push(plainTable(['TYPE', 'VCPU', 'MEMORY', 'ON-DEMAND', 'CHEAPEST OFFERING', ''], crow));
+    out.push(table(['TYPE', 'CPU/MEM', 'ON-DEMAND', 'CHEAPEST OFFERING', 'FATE'], crow));
     if (order.length > shown.length) out.push(`  … and ${order.length - shown.length} more (-o json lists them all)`);
   }
   if (x.unavailable.length) {

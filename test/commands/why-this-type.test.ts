@@ -1,6 +1,7 @@
 // casdoctor why-this-type, in process: examples/karpenter plus what a user adds for the question — a NodeClaim that
 // fell back after InsufficientInstanceCapacity (`kubectl get nodeclaims -o json`), Karpenter's log at debug level
-// (`kubectl logs`), and `aws ec2 describe-spot-price-history --output json` — all recognised by content.
+// (`kubectl logs`); the example's own spot-prices.json (`aws ec2 describe-spot-price-history --output json`) and
+// karpenter.log are read beside them — all recognised by content.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,20 +73,12 @@ const LOG = [
   line('2026-11-24T13:20:42.104Z', 'INFO', 'launched nodeclaim', { 'provider-id': 'aws:///us-east-1b/i-0a4c7e91d2f3b5068', 'instance-type': 'm6i.xlarge', zone: 'us-east-1b', 'capacity-type': 'on-demand' }),
 ].join('\n');
 
-const SPOT = {
-  SpotPriceHistory: [
-    { AvailabilityZone: 'us-east-1b', InstanceType: 'c6i.2xlarge', ProductDescription: 'Linux/UNIX', SpotPrice: '0.141900', Timestamp: '2026-11-23T22:03:17+00:00' },
-    { AvailabilityZone: 'us-east-1a', InstanceType: 'r6i.large', ProductDescription: 'Linux/UNIX', SpotPrice: '0.051700', Timestamp: '2026-11-24T09:12:44+00:00' },
-  ],
-};
-
 let dir = '';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'casdoctor-why-type-'));
   cpSync(join(ROOT, 'examples', 'karpenter'), dir, { recursive: true });
   writeFileSync(join(dir, 'nodeclaim-general-7hq2x.json'), `${JSON.stringify(fellBack, null, 4)}\n`);
   writeFileSync(join(dir, 'karpenter-controller.log'), `${LOG}\n`);
-  writeFileSync(join(dir, 'spot.json'), `${JSON.stringify(SPOT, null, 4)}\n`);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -115,16 +108,16 @@ describe('why-this-type', () => {
       'EC2 refused m6a.xlarge/us-east-1a (InsufficientInstanceCapacity), m6a.xlarge/us-east-1b (InsufficientInstanceCapacity) in this very launch, so the fleet fell back to the next pool; Karpenter keeps them unavailable until 13:23:41 UTC.',
     ]);
     expect(doc.prices.onDemand).toMatchObject({ table: 'us-east-1', fallback: false, tag: 'v1.14.1' });
-    expect(doc.prices.spot).toMatchObject({ offerings: 2, from: [join(dir, 'spot.json')] });
+    expect(doc.prices.spot).toMatchObject({ offerings: 6, from: [join(dir, 'spot-prices.json')] });
   });
 
   it('finds the NodeClaim by the node it became, and prints its launch path, candidates and the offerings refused', async () => {
     const { out } = await run({ nodeclaim: 'ip-10-20-12-199.ec2.internal' }, 'table');
     expect(out).toContain('NodeClaim general-7hq2x (NodePool general): launched m6i.xlarge in us-east-1b as on-demand at 2026-11-24T13:20:42Z');
     expect(out).toMatch(/cheapest 60 to CreateFleet +10 +-/);
-    expect(out).toMatch(/m6a\.xlarge +4 +16Gi +\$0\.1728 +\$0\.1728 on-demand us-east-1a +to fleet/);
+    expect(out).toMatch(/m6a\.xlarge +4\/16Gi +\$0\.1728 +\$0\.1728 on-demand us-east-1a +fleet/);
     expect(out).toContain('m6a.xlarge us-east-1a on-demand InsufficientInstanceCapacity: marked 13:20:41, unavailable until 13:23:41 UTC (refused during this launch)');
-    expect(out).toContain('Spot prices: 2 type×zone prices from');
+    expect(out).toContain('Spot prices: 6 type×zone prices from');
     // the log was read: no "not evaluated" line about it
     expect(out).not.toContain("Karpenter's log: not in --from");
   });
@@ -140,6 +133,15 @@ describe('why-this-type', () => {
     const doc = JSON.parse((await run({ nodepool: 'batch' })).out);
     expect(doc.nodeClaims.map((x: { nodeClaim: string }) => x.nodeClaim)).toEqual(['batch-h6kpj', 'batch-rz5nc']);
     await expect(run({ nodepool: 'gpu-pool' })).rejects.toThrow(/NodePool gpu-pool not found; NodePools: batch, general, gpu/);
+  });
+
+  it('on a cluster without Karpenter says there is nothing to explain, and exits 0', async () => {
+    const c = capturingDeps({ realNow: () => new Date(NOW) });
+    const r = await runWhyThisType({ ...PIPED_JSON, output: 'table', from: [join(ROOT, 'examples', 'demo')], now: '2026-11-21T10:00:00Z' }, c.deps);
+    expect(r.exitCode).toBe(0);
+    expect(c.stdout()).toContain('casdoctor why-this-type · no Karpenter · now 2026-11-21T10:00:00.000Z');
+    expect(c.stdout()).toContain('No Karpenter in the input (no NodePool, EC2NodeClass, NodeClaim or Karpenter Deployment): nothing to explain.');
+    expect(c.stdout()).not.toContain('Prices');
   });
 
   it('says which NodeClaims exist when the one asked for is not there', () => {

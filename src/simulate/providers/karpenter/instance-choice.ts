@@ -44,7 +44,7 @@ export interface OfferingPrice {
   unavailable?: string;
 }
 
-export type DropStep = 'unknown-type' | 'compatible-available' | 'exotic' | 'spot-offering' | 'truncate';
+export type DropStep = 'unknown-type' | 'compatible-available' | 'reserved' | 'exotic' | 'spot-offering' | 'truncate';
 
 export interface CandidateType {
   name: string;
@@ -230,6 +230,12 @@ export function explainInstanceChoice(nc: NodeClaim, ctx: InstanceChoiceContext)
     if (short) return `too small for the NodeClaim's requests (${short[0]})`;
     return c.offerings.length ? 'no available offering (every allowed zone and capacity type is unavailable)' : 'no offering in the allowed zones and capacity types';
   });
+  // ReservedOfferingFilter (filter.go@v1.14.1; filterRejectReservedInstanceTypes before v1.6): with reserved allowed and a
+  // reservation available, only the types that have one go on (one launch is reserved, or not at all)
+  if (requirementHas(ctReq, 'reserved')) {
+    const hasReserved = (c: CandidateType) => c.offerings.some((o) => o.available && o.capacityType === 'reserved');
+    if (alive.some(hasReserved)) drop('reserved', alive.filter((c) => !hasReserved(c)), () => 'no available capacity reservation: a reserved launch takes only reserved offerings (reserved-offering-filter)');
+  }
   const minValues = (nc.spec?.requirements ?? []).some((r) => r.minValues !== undefined);
   const from16 = cmpVer(aws, '1.6.0') >= 0;
 

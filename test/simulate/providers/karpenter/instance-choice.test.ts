@@ -202,6 +202,28 @@ describe('explainInstanceChoice: spot', () => {
   });
 });
 
+describe('explainInstanceChoice: reserved capacity', () => {
+  it('asks for reserved first when an open reservation fits (it costs on-demand / 10,000,000), and CreateFleet gets only its pool', () => {
+    const withODCR: EC2NodeClass = structuredClone(nodeClasses.find((c) => c.metadata.name === 'default')!);
+    withODCR.status = {
+      ...withODCR.status,
+      capacityReservations: [
+        { id: 'cr-0a1b2c3d4e5f60718', instanceType: 'm6i.xlarge', availabilityZone: 'us-east-1a', instanceMatchCriteria: 'targeted', ownerID: '444455556666', reservationType: 'default', state: 'active' },
+      ],
+    };
+    const nc = nodeClaim({ name: 'general-r3srv', types: ['m6a.xlarge', 'm6i.xlarge'], capacityTypes: ['reserved', 'on-demand'] });
+    const x = explainInstanceChoice(nc, ctx({ nodeClasses: [withODCR] }));
+    expect(x.capacityType).toBe('reserved');
+    expect(x.allocationStrategy).toBe('lowest-price');
+    expect(x.fleet.overrides).toBe(1);
+    const m6i = x.candidates.find((c) => c.name === 'm6i.xlarge')!;
+    expect(m6i.cheapest).toEqual({ price: 0.192 / 10_000_000, capacityType: 'reserved', zone: 'us-east-1a' });
+    // a reserved launch takes only the types with a reservation
+    expect(x.fleet.types).toEqual(['m6i.xlarge']);
+    expect(x.steps.find((st) => st.step === 'reserved')?.dropped).toEqual(['m6a.xlarge']);
+  });
+});
+
 describe('explainInstanceChoice: versions and missing data', () => {
   it("knows the scheduler's cut: 60 types in the NodeClaim before v1.7, 600 from it", () => {
     const sixty = [...table.names()].filter((n) => /^(m|c|r)[5-7][a-z]*\.(x|2x|4x)large$/.test(n)).slice(0, 60);

@@ -22,8 +22,7 @@ beforeAll(async () => {
 function run(change: (r: RawInputs) => void = () => {}) {
   const r = structuredClone(example);
   change(r);
-  const a = new Analysis(r, { now: NOW, staticInstanceTypes: STATIC_TYPES });
-  a.scope = isPendingCandidate;
+  const a = new Analysis(r, { now: NOW, staticInstanceTypes: STATIC_TYPES, podScope: isPendingCandidate });
   return runChecks(CHECKS, a, 'scale-down-blockers');
 }
 const fired = (change?: (r: RawInputs) => void) => run(change).findings.filter((f) => f.checkId === 'karpenter-controller-unhealthy');

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../../src/gather/json-stream.js';
-import { loadOffline, parseDocuments } from '../../src/gather/offline.js';
+import { loadOffline } from '../../src/gather/offline.js';
+import { parseDocuments } from '../../src/gather/offline-read.js';
 import { InputError } from '../../src/model/errors.js';
 
 const DEMO = join(import.meta.dirname, '..', '..', 'examples', 'demo');

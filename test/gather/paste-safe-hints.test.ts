@@ -11,7 +11,7 @@ import { readDocuments } from '../../src/gather/json-stream.js';
 import { gatherAws } from '../../src/providers/aws/gather.js';
 import { gatherKubernetes } from '../../src/gather/live-kubernetes.js';
 import { gatherLive } from '../../src/gather/live.js';
-import { parseDocuments } from '../../src/gather/offline.js';
+import { parseDocuments } from '../../src/gather/offline-read.js';
 import { InputError } from '../../src/model/errors.js';
 import { shellCommand } from '../../src/model/shell.js';
 import { type AwsServer, startAwsServer } from '../servers/aws-server.js';

@@ -22,17 +22,18 @@ export async function gatherKarpenterLog(
   target: Target,
   objects: { deployments: Deployment[]; pods: Pod[]; replicaSets: ReplicaSet[] },
   opts: { sinceSeconds: number; maxBytes: number },
-): Promise<{ logs: KarpenterLogSummary[]; gaps: Gap[] }> {
+): Promise<{ logs: KarpenterLogSummary[]; gaps: Gap[]; texts: Array<{ name: string; text: string; truncated: boolean }> }> {
   const logs: KarpenterLogSummary[] = [];
+  const texts: Array<{ name: string; text: string; truncated: boolean }> = [];
   const gaps: Gap[] = [];
   const found = findKarpenterDeployment(objects.deployments);
-  if (!found) return { logs, gaps };
+  if (!found) return { logs, gaps, texts };
   const ns = found.deployment.metadata.namespace ?? 'default';
   // every pod of the Deployment: chooseCaPod ranks one; the rest are read too (a replica that lost the lease logged before)
   const first = chooseCaPod(found.deployment, found.container, objects.pods, objects.replicaSets);
   if (!first) {
     gaps.push({ resource: 'pods/log', scope: `namespace ${ns}`, reason: 'not-found', detail: `not found: no pod of Deployment ${ns}/${found.deployment.metadata.name} among the listed pods, so Karpenter's log was not read` });
-    return { logs, gaps };
+    return { logs, gaps, texts };
   }
   const owners = new Set((first.pod.metadata.ownerReferences ?? []).map((o) => o.name));
   const pods = objects.pods.filter((p) => p.metadata.namespace === ns && !p.metadata.deletionTimestamp && (p === first.pod || (p.metadata.ownerReferences ?? []).some((o) => owners.has(o.name)))).slice(0, 5);
@@ -57,6 +58,7 @@ export async function gatherKarpenterLog(
     // a body cut at the cap ends at its last whole line
     const text = res.truncated ? res.body.slice(0, res.body.lastIndexOf('\n') + 1) : res.body;
     logs.push(parseKarpenterLogText(text, { kind: 'pod', namespace: ns, pod: name }));
+    texts.push({ name: `${ns}-${name}`, text, truncated: res.truncated });
   }
-  return { logs, gaps };
+  return { logs, gaps, texts };
 }

@@ -592,6 +592,7 @@ export async function gatherKubernetes(opts: KubeGatherOptions): Promise<RawInpu
       const { gatherKarpenterLog } = await import('./live-karpenter-log.js');
       const k = await gatherKarpenterLog(target, inputs, { sinceSeconds: karpenterLogSince, maxBytes: target.limits.caLogBytes });
       if (k.logs.length) inputs.karpenterLogs = k.logs;
+      if (k.texts.length) inputs.karpenterLogTexts = k.texts;
       inputs.gaps.push(...k.gaps);
     }
   } finally {

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { isCapacityBuffer, isPodTemplate, isProvisioningRequest } from '../model/ca-crds.js';
 import { InputError } from '../model/errors.js';
 import { type DataKind, emptyInputs, type RawInputs } from '../model/snapshot.js';
@@ -230,6 +230,13 @@ async function loadCaRecordFile(
   if (kind === 'karpenter-log') {
     const { readKarpenterLogFile } = await import('./history-files.js');
     (inputs.karpenterLogs ??= []).push(await readKarpenterLogFile(file));
+    if (o.keepLogText) {
+      // `casdoctor snapshot --from` writes Karpenter's log again, bounded as CA's is
+      const { bytes, truncated } = await readBounded(file, CA_LOG_TEXT_BYTES);
+      const text = bytes.toString('utf8');
+      (inputs.karpenterLogTexts ??= []).push({ name: basename(file), text: truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text, truncated });
+      if (truncated) inputs.warnings.push(`${file}: only the first ${CA_LOG_TEXT_BYTES >> 20} MiB of this Karpenter log are written to a snapshot`);
+    }
     inputs.sources.push(file);
     return;
   }

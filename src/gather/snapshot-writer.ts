@@ -385,6 +385,24 @@ function caRecordFiles(raw: RawInputs, opts: SnapshotBuildOptions, red: <T>(v: T
       mtime: opts.takenAt,
     });
   }
+  // Karpenter's log, as read (JSON lines; the loader recognises it by content)
+  for (const t of raw.karpenterLogTexts ?? []) {
+    const text = red(scrubString(t.text));
+    files.push({
+      name: unique(`karpenter-${safeFileName(t.name.replace(/\.log$/, ''))}`, '.log'),
+      content: text,
+      count: lineCount(text),
+      command: `kubectl logs (Karpenter's controller${t.truncated ? ", cut at casdoctor's byte cap" : ''})`,
+    });
+  }
+  // spot prices, as `aws ec2 describe-spot-price-history --output json` prints them
+  if (raw.spotPriceHistory?.length)
+    files.push({
+      name: unique('spot-prices', '.json'),
+      content: awsJson({ SpotPriceHistory: red(raw.spotPriceHistory) }),
+      count: raw.spotPriceHistory.length,
+      command: 'aws ec2 describe-spot-price-history --product-descriptions Linux/UNIX --start-time <now> --output json',
+    });
   for (const t of raw.caProxyTexts ?? []) {
     const metrics = t.path === '/metrics';
     const content = metrics ? red(scrubString(t.text)) : scrubSnapshotz(t.text, red);

@@ -119,6 +119,8 @@ export interface RawInputs {
   externalGrpcConfigs?: ExternalGrpcConfigInput[];
   /** Karpenter's controller logs (JSON lines in --from, or live): bounded summaries, for `casdoctor history`. */
   karpenterLogs?: KarpenterLogSummary[];
+  /** Karpenter's log texts, bounded, kept only for `casdoctor snapshot` to write them again (as caLogTexts for CA). */
+  karpenterLogTexts?: Array<{ name: string; text: string; truncated: boolean }>;
   /** CloudTrail LookupEvents records (`aws cloudtrail lookup-events --output json` Events, or live), as AWS prints them. */
   cloudTrailEvents?: Array<Record<string, unknown>>;
   /** ec2:DescribeSpotPriceHistory records (live when Karpenter is present, or its `--output json` in --from): spot prices. */
@@ -138,7 +140,7 @@ export interface RawInputs {
 
 export type DataKind = Exclude<
   keyof RawInputs,
-  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'karpenterLogs' | 'cloudTrailEvents' | 'spotPriceHistory' | 'spotPriceSources' | 'takenAt' | 'podsOneByOne' | 'podsPartial'
+  'gaps' | 'warnings' | 'sources' | 'provided' | 'caLogTexts' | 'caProxyTexts' | 'caLogs' | 'externalGrpcConfigs' | 'karpenterLogs' | 'karpenterLogTexts' | 'cloudTrailEvents' | 'spotPriceHistory' | 'spotPriceSources' | 'takenAt' | 'podsOneByOne' | 'podsPartial'
 >;
 
 export const DATA_KINDS: readonly DataKind[] = [

@@ -26,7 +26,7 @@ function analysis(raw = world().raw): Analysis {
 
 /** The Analysis as it would be under another provider: the AWS behaviour with another id. */
 function underExternalGrpc(a: Analysis, extra: Partial<NodeGroupProvider> = {}): Analysis {
-  const fake: NodeGroupProvider = { ...awsProvider, id: 'externalgrpc', groupNoun: 'externalgrpc node group', ...extra };
+  const fake: NodeGroupProvider = { ...awsProvider, id: 'externalgrpc', groupNoun: 'externalgrpc node group', groupKinds: [], ...extra };
   Object.defineProperty(a, 'provider', { value: fake });
   return a;
 }

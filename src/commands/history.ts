@@ -7,6 +7,7 @@ import { findingBlock, findingCounts } from '../report/findings-text.js';
 import { safeText } from '../report/sanitize.js';
 import { terminalStyle } from '../report/style.js';
 import { plainTable } from '../report/table.js';
+import { wrapHeader } from '../report/table.js';
 import { gatherInputs, parseRequestTimeout, requireOutput, resolveNow, stdoutSink, writeMachineReport } from './common.js';
 import { exitCodeFor } from './strict.js';
 import type { Deps, GlobalOptions, RunResult } from './types.js';
@@ -53,8 +54,8 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
   const output = requireOutput(o.output, ['table', 'wide', 'json', 'yaml'], 'history');
   const given = [o.node && '--node', o.pod && '--pod'].filter(Boolean);
   if (given.length > 1) throw new UsageError(`history: ${given.join(' and ')} ask two questions; give one`);
-  const now = resolveNow(o, deps);
-  const since = parseSince(o.since ?? '6h', now);
+  let now = resolveNow(o, deps);
+  let since = parseSince(o.since ?? '6h', now);
   if (since >= now.getTime()) throw new UsageError(`--since ${JSON.stringify(o.since)} is not before now (${now.toISOString()})`);
   // live: both autoscalers' logs over the window (CA's within --ca-log-since's bounds, Karpenter's likewise)
   const windowSeconds = Math.ceil((now.getTime() - since) / 1000);
@@ -70,6 +71,20 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
         : emptyInputs()
       : await gatherInputs({ ...o, caLogSince: `${windowSeconds}s` }, { ...deps, liveOverrides: { ...(deps.liveOverrides ?? {}), karpenterLogSinceSeconds: windowSeconds } });
   for (const j of journals) await readJournal(j, raw);
+  // a dump's story ends when the dump was taken, not at the wall clock (as every command reads --from; --now overrides)
+  let nowFrom: string | undefined;
+  if (o.now === undefined && o.from.length > 0) {
+    const { dumpTime } = await import('../simulate/dump-time.js');
+    const d = dumpTime(raw);
+    let at = d?.at.getTime();
+    nowFrom = d?.from;
+    for (const k of raw.karpenterLogs ?? [])
+      if (k.lastTime !== undefined && (at === undefined || k.lastTime > at)) [at, nowFrom] = [k.lastTime, "Karpenter's log"];
+    if (at !== undefined) {
+      now = new Date(at);
+      since = parseSince(o.since ?? '6h', now);
+    }
+  }
   if (o.from.length === 0) {
     const { gatherHistoryLive } = await import('../gather/live-history.js');
     await gatherHistoryLive(raw, { since, now: now.getTime(), profile: o.profile, region: o.region, requestTimeoutMs: parseRequestTimeout(o.requestTimeout), ...((deps.liveOverrides ?? {}) as object) });
@@ -127,7 +142,10 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
     const wide = output === 'wide';
     const from = o.from.length ? `from ${o.from.join(', ')}` : 'live';
     const what = o.node ? `node ${o.node}` : pod ? `pod ${pod}` : o.nodegroup ? `group ${o.nodegroup}` : 'every group';
-    const out: string[] = [`${s.bold('casdoctor history')} · ${safeText(what)} · ${iso(since)} → ${iso(now.getTime())} · ${safeText(from)}`, ''];
+    const until = `${iso(now.getTime())}${nowFrom ? ` (the dump's time, from ${nowFrom}; --now overrides)` : ''}`;
+    const header = `${s.bold('casdoctor history')} · ${safeText(what)} · ${iso(since)} → ${until} · ${safeText(from)}`;
+    // the header fits the terminal, broken between its facts (issue 28)
+    const out: string[] = [deps.stdoutIsTTY && deps.terminalWidth ? wrapHeader(header, deps.terminalWidth).join('\n') : header, ''];
     const stepRows = (list: readonly HistoryStep[], t0: number) =>
       list.map((x) => {
         const row = [iso(x.t)!, `+${offset(x.t - t0)}`, x.kind, safeText(x.by ?? x.actor, { max: 60 }), safeText(subjectOf(x, o.node !== undefined), { max: 80 }), safeText(x.summary, { max: wide ? 2000 : 160 })];

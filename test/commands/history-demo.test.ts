@@ -34,6 +34,19 @@ describe('examples/history', () => {
     }
   });
 
+  it("without --now the window ends at the dump's own time (its newest line or event), said in the header, not at the wall clock", async () => {
+    const c = capturingDeps({ realNow: () => new Date('2026-11-28T17:00:00Z') });
+    const r = await runHistory({ ...PIPED_JSON, now: undefined, output: 'table', from: [EXAMPLE] }, c.deps);
+    expect(r.exitCode).toBe(0);
+    const header = c.stdout().split('\n')[0];
+    expect(header).toMatch(/^casdoctor history · every group · 2026-11-20T\d\d:\d\d:\d\d\.\d{3}Z → 2026-11-20T\d\d:\d\d:\d\d\.\d{3}Z \(the dump's time, from .+; --now overrides\)/);
+    expect(c.stdout()).toContain('nodes removed in the window:\n  2026-11-20T');
+    // --now still overrides
+    const o = capturingDeps({ realNow: () => new Date('2026-11-28T17:00:00Z') });
+    await runHistory({ ...PIPED_JSON, output: 'table', from: [EXAMPLE], now: NOW }, o.deps);
+    expect(o.stdout().split('\n')[0]).toContain('→ 2026-11-20T18:00:00Z · from');
+  });
+
   it('reads every file of the bundle, the two logs and CloudTrail included, with no warning', async () => {
     const r = await history();
     expect(r.err).toBe('');

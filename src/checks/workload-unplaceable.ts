@@ -1,6 +1,5 @@
 import type { Evidence } from '../model/findings.js';
 import type { FailureCategory, GroupPlacement } from '../simulate/preflight.js';
-import { GRPC_PLACEMENT_ADVICE } from '../providers/externalgrpc/wording.js';
 import { defineCheck } from './define-check.js';
 import {
   caShortReason,
@@ -124,7 +123,7 @@ export default defineCheck({
         evidence: [...evidence, ...p.notes.map((n) => ({ source: 'casdoctor', observed: n }))],
         // the provider's own words on an externalgrpc cluster (no tags, no launch templates there)
         remediation: [...categories]
-          .map((c) => `- ${(ctx.analysis.provider.id === 'externalgrpc' ? GRPC_PLACEMENT_ADVICE[c] : undefined) ?? ADVICE[c]}`)
+          .map((c) => `- ${ctx.analysis.provider.words.placementAdvice?.[c] ?? ADVICE[c]}`)
           .join('\n'),
       });
     }

@@ -97,6 +97,10 @@ export interface ProviderWords {
   readonly groupKind: string;
   /** A group in a short phrase: "ASG", "node group". */
   readonly groupShort: string;
+  /** Placement advice by constraint where the provider's differs from the generic one (workload-unplaceable). */
+  readonly placementAdvice?: Partial<Record<string, string>>;
+  /** Groups counted in prose: "Auto Scaling group(s)", "node group(s)"; default "node group(s)". */
+  readonly groupsCounted?: string;
   /** A group as an evidence source: "ASG web", "externalgrpc node group web". */
   groupSource(name: string): string;
   /** The size fields as the provider spells them: DesiredCapacity / MinSize, targetSize / minSize. */

@@ -1,5 +1,6 @@
 import { caRunning, grpcCreatesStalled, podVerdictWhenCaCannotRun } from './ca-running.js';
 import { grpcScaleUpNeverLands, grpcUpcomingFate } from '../providers/externalgrpc/records.js';
+import { isGrpcGroup } from '../providers/externalgrpc/words.js';
 import type { Pod } from '../model/k8s.js';
 import type { NodeGroup } from '../model/node-group.js';
 import { formatResource } from '../model/quantity.js';
@@ -243,7 +244,7 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       const choice = expander.choice ?? candidates[0].group.name;
       // externalgrpc records CA's loop has given up on, or will, and CA versions under which no node ever comes
       // (src/providers/externalgrpc/records.ts)
-      const stopped = upcoming?.group.provider === 'externalgrpc' && ['cannot-run', 'likely-cannot-run'].includes(caRunning(a).state);
+      const stopped = upcoming !== undefined && isGrpcGroup(upcoming.group) && ['cannot-run', 'likely-cannot-run'].includes(caRunning(a).state);
       const fate = upcoming ? grpcUpcomingFate(upcoming.group, a.ca, a.now, a.raw.events, { caStopped: stopped }) : undefined;
       const neverLands = candidates.map((g) => grpcScaleUpNeverLands(g.group, a.ca));
       summary = upcoming
@@ -254,7 +255,7 @@ function computePod(a: Analysis, pod: Pod): PodAnalysis {
       else if (!upcoming && neverLands.every((t) => t !== undefined)) {
         verdict = 'no-scale-up';
         summary = neverLands[candidates.findIndex((g) => g.group.name === choice)] ?? neverLands[0]!;
-      } else if (candidates.every((g) => g.group.provider === 'externalgrpc') && grpcCreatesStalled(a)) {
+      } else if (candidates.every((g) => isGrpcGroup(g.group)) && grpcCreatesStalled(a)) {
         verdict = 'no-scale-up';
         summary = `no node will come: ${grpcCreatesStalled(a)!}; once they are retried: ${summary}`;
       }

@@ -1,4 +1,5 @@
 // Shared helpers for preflight's checks: subjects, the preflight context, short descriptions of node groups.
+import { isGrpcGroup } from '../../providers/externalgrpc/words.js';
 import type { Subject } from '../../model/findings.js';
 import type { KubeObject } from '../../model/k8s.js';
 import type { LocatedObject } from '../../model/preflight.js';
@@ -61,7 +62,7 @@ export function templateSource(g: PreflightGroup): string {
   if (g.declared) {
     return `CA template for ${g.group.name} from ${g.declared.origin === 'eksctl' ? 'the eksctl node group' : 'the node-groups file'} ${g.declared.location.file}:${g.declared.location.line}`;
   }
-  if (g.group.provider === 'externalgrpc')
+  if (isGrpcGroup(g.group))
     return `CA template for node group ${g.group.name} (the provider's nodeTemplate: labels, taints, cpu, memory, ephemeral-storage)`;
   return `CA template for ASG ${g.group.name} (launch template / instance type and node-template tags)`;
 }

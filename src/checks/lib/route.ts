@@ -131,7 +131,7 @@ function noCaParenthesis(a: Analysis, names: boolean): string {
   const groups = a.nodeGroups.map((g) => g.name).sort();
   if (groups.length === 0) return 'no CA Deployment, no node group';
   const list = names ? `: ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? `, and ${groups.length - 5} more` : ''}` : '';
-  return `no CA Deployment; ${groups.length} ${a.provider.id === 'aws' ? 'Auto Scaling group(s)' : 'node group(s)'} that no autoscaler resizes${list}`;
+  return `no CA Deployment; ${groups.length} ${a.provider.words.groupsCounted ?? 'node group(s)'} that no autoscaler resizes${list}`;
 }
 
 /** A report header's first fact on a Karpenter-only cluster: Karpenter and its version, instead of CA's defaults. */

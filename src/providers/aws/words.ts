@@ -14,6 +14,7 @@ export const awsWords: ProviderWords = {
   checksSubject: 'AWS Auto Scaling groups',
   groupKind: 'AutoScalingGroup',
   groupShort: 'ASG',
+  groupsCounted: 'Auto Scaling group(s)',
   groupSource: (name) => `ASG ${name}`,
   targetSizeField: 'DesiredCapacity',
   minSizeField: 'MinSize',

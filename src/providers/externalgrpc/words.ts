@@ -3,6 +3,7 @@
 // provider's hooks, so they are this provider's words, not every other provider's).
 import type { ExternalGrpcNodeGroup, NodeGroup } from '../../model/node-group.js';
 import type { ProviderWords } from '../types.js';
+import { GRPC_PLACEMENT_ADVICE } from './wording.js';
 
 /** Narrows a node group to an externalgrpc one (this provider's code; generic code asks the provider's members). */
 export function isGrpcGroup(g: NodeGroup): g is ExternalGrpcNodeGroup {
@@ -12,6 +13,7 @@ export function isGrpcGroup(g: NodeGroup): g is ExternalGrpcNodeGroup {
 const GROUP_NOUN = 'externalgrpc node group';
 
 export const externalGrpcWords: ProviderWords = {
+  placementAdvice: GRPC_PLACEMENT_ADVICE,
   title: 'externalgrpc',
   checksSubject: 'externalgrpc node groups',
   groupKind: 'NodeGroup',

@@ -6,8 +6,7 @@ import { parseGoDuration } from '../model/duration.js';
 import { findingBlock, findingCounts } from '../report/findings-text.js';
 import { safeText } from '../report/sanitize.js';
 import { terminalStyle } from '../report/style.js';
-import { plainTable } from '../report/table.js';
-import { wrapHeader } from '../report/table.js';
+import { fitTable, plainTable, wrapHeader, wrapProse } from '../report/table.js';
 import { gatherInputs, parseRequestTimeout, requireOutput, resolveNow, stdoutSink, writeMachineReport } from './common.js';
 import { exitCodeFor } from './strict.js';
 import type { Deps, GlobalOptions, RunResult } from './types.js';
@@ -145,7 +144,15 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
     const until = `${iso(now.getTime())}${nowFrom ? ` (the dump's time, from ${nowFrom}; --now overrides)` : ''}`;
     const header = `${s.bold('casdoctor history')} · ${safeText(what)} · ${iso(since)} → ${until} · ${safeText(from)}`;
     // the header fits the terminal, broken between its facts (issue 28)
-    const out: string[] = [deps.stdoutIsTTY && deps.terminalWidth ? wrapHeader(header, deps.terminalWidth).join('\n') : header, ''];
+    // at a terminal every line fits it (issue 28): tables fitted, prose wrapped; -o wide and pipes stay as they are
+    const width = deps.stdoutIsTTY && !wide ? deps.terminalWidth : undefined;
+    const tables = new Set<string>();
+    const table = (h: string[], rows: string[][]) => {
+      const t = width ? fitTable(h, rows, width) : plainTable(h, rows);
+      tables.add(t);
+      return t;
+    };
+    const out: string[] = [width ? wrapHeader(header, width).join('\n') : header, ''];
     const stepRows = (list: readonly HistoryStep[], t0: number) =>
       list.map((x) => {
         const row = [iso(x.t)!, `+${offset(x.t - t0)}`, x.kind, safeText(x.by ?? x.actor, { max: 60 }), safeText(subjectOf(x, o.node !== undefined), { max: 80 }), safeText(x.summary, { max: wide ? 2000 : 160 })];
@@ -160,21 +167,21 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
       if (node.removed) out.push(`${s.bold('removed:')} ${node.removed.state === 'known' ? '' : 'not evaluated — '}${safeText(node.removed.text)}`);
       else out.push(`${s.bold('removed:')} no step of its end in the sources (still running, or its end is past the sources)`);
       if (node.evicted.length) out.push(`${s.bold('evicted:')} ${safeText(node.evicted.join(', '))}`);
-      out.push('', plainTable(head, stepRows(node.steps, node.steps[0].t)));
+      out.push('', table(head, stepRows(node.steps, node.steps[0].t)));
       if (node.gaps.length) out.push('', s.bold('missing evidence:'), ...node.gaps.map((g) => `  - ${safeText(g)}`));
     }
     if (podS) {
       out.push(`pod ${safeText(podS.pod)}${podS.node ? ` · landed on ${safeText(podS.node)}` : ''}${podS.totalMs !== undefined ? ` · waited ${offset(podS.totalMs)}` : ''}`);
       if (podS.dominant) out.push(`${s.bold('dominant phase:')} ${safeText(podS.dominant.name)} (${offset(podS.dominant.ms)}): ${safeText(podS.dominant.what)}`);
-      out.push('', plainTable(['PHASE', 'FROM', 'LENGTH', 'MADE OF'], podS.phases.map((p) => [safeText(p.name), iso(p.from)!, offset(p.ms), safeText(p.what)])));
+      out.push('', table(['PHASE', 'FROM', 'LENGTH', 'MADE OF'], podS.phases.map((p) => [safeText(p.name), iso(p.from)!, offset(p.ms), safeText(p.what)])));
       if (podS.attempts.length) out.push('', s.bold('failed and retried attempts:'), ...podS.attempts.map((a) => `  ${iso(a.t)}  ${safeText(a.group ?? '')}  ${safeText(a.summary, { max: 200 })}`));
-      out.push('', plainTable(head, stepRows(podS.steps, podS.steps[0].t)));
+      out.push('', table(head, stepRows(podS.steps, podS.steps[0].t)));
       if (podS.gaps.length) out.push('', s.bold('missing evidence:'), ...podS.gaps.map((g) => `  - ${safeText(g)}`));
     }
     if (window) {
       out.push(
         window.groups.length
-          ? plainTable(
+          ? table(
               ['GROUP', 'AUTOSCALER', 'SCALE-UPS', 'REMOVED BY IT', 'FAILURES', 'BACKOFFS', 'INTERRUPTED', 'REMOVED BY OTHERS'],
               window.groups.map((g) => [safeText(g.group), g.autoscaler, String(g.scaleUps), String(g.scaleDowns), String(g.failures), String(g.backoffs), String(g.interruptions), String(g.removedByOthers)]),
             )
@@ -195,7 +202,7 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
           : `  ${safeText(src.name)}: ${src.state === 'not-provided' ? 'not provided' : 'not evaluated'} — ${safeText(src.detail ?? '')}`,
       );
     if (ctx.clockNotes.length) out.push('', s.bold('clocks and coverage:'), ...ctx.clockNotes.map((n) => `  - ${safeText(n)}`));
-    deps.stdout(`${out.join('\n')}\n`);
+    deps.stdout(`${out.map((b, i) => (width && i > 0 && !tables.has(b) ? wrapProse(b, width) : b)).join('\n')}\n`);
   }
   return { exitCode: exitCodeFor(o.failOn, findings) };
 }

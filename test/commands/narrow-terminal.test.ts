@@ -119,6 +119,8 @@ describe.skipIf(!tmux)('every command on every example at 80 columns (tmux)', ()
       ...EXAMPLES.flatMap((ex) => COMMANDS.filter((c) => !c.endsWith('audit') || ex !== 'karpenter-only').map((c) => `${c} --from examples/${ex} --fail-on never`.trim())),
       'preflight -f examples/preflight/manifests --eksctl examples/preflight/cluster.yaml --config examples/preflight/.casdoctor.yaml --fail-on never',
       'preflight -f examples/preflight/manifests --nodepools examples/karpenter --fail-on never',
+      'why-this-type --from examples/karpenter',
+      'why-this-type --from examples/karpenter-only',
       'checks',
     ];
     const script = runs.map((r) => `echo "=== ${r}"; NO_COLOR=1 node bin/casdoctor.js ${r} 2>/dev/null; echo "RC=$?"`).join('\n');

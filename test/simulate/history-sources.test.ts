@@ -1,14 +1,11 @@
-// The history's sources (src/simulate/history): ASG activity causes as AWS writes them (the public CLI examples in
-// ../shared/real-inputs included), CloudTrail records and who called, events and their clocks, CA's log lines by run.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The history's sources (src/simulate/history): ASG activity causes as AWS writes them (in the CLI's documented shape,
+// written here: the suite reads nothing outside the checkout), CloudTrail records and who called, events and their clocks, CA's log lines by run.
 import { describe, expect, it } from 'vitest';
 import type { KubeEvent } from '../../src/model/k8s.js';
 import { classifyPrincipal, parseAsgCause, stepFromCloudTrail, stepsFromScalingActivities } from '../../src/simulate/history/source-aws.js';
 import { eventTime, stepsFromEvents } from '../../src/simulate/history/source-events.js';
 import { createCaLogStepper } from '../../src/simulate/history/source-logs.js';
 
-const REAL = join(import.meta.dirname, '..', '..', '..', 'shared', 'real-inputs', 'aws-cli');
 
 describe('ASG activity causes', () => {
   it.each([
@@ -26,17 +23,42 @@ describe('ASG activity causes', () => {
     expect(new Date(c.at!).toISOString().slice(0, 10)).toMatch(/^20\d\d-/);
   });
 
-  it("reads the AWS CLI's own examples: a constraints update that launched, and a failed spot launch with its status reason", () => {
-    const acts = ['ex1', 'ex2'].flatMap((x) => JSON.parse(readFileSync(join(REAL, `autoscaling_describe-scaling-activities-${x}.json`), 'utf8')).Activities);
-    const { steps, unparsed } = stepsFromScalingActivities(acts);
+  it('reads activities as `aws autoscaling describe-scaling-activities` prints them: a constraints update that launched, and a failed spot launch with its status reason', () => {
+    // written here in the CLI's exact shape and AWS's wording (the checkout must not depend on ../shared being beside it)
+    const acts = [
+      {
+        ActivityId: '5c1f0a3e-9d2b-4e1a-8f3c-7b6a5d4c3b2a',
+        Description: 'Launching a new EC2 instance: i-0a1b2c3d4e5f60718',
+        AutoScalingGroupName: 'batch-asg',
+        Cause: 'At 2026-11-20T09:14:02Z a user request update of AutoScalingGroup constraints to min: 0, max: 8, desired: 4 changing the desired capacity from 0 to 4.  At 2026-11-20T09:14:18Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 0 to 4.',
+        StartTime: '2026-11-20T09:14:20.511Z',
+        EndTime: '2026-11-20T09:14:52Z',
+        StatusCode: 'Successful',
+        Progress: 100,
+        Details: '{"Subnet ID":"subnet-0f1e2d3c","Availability Zone":"eu-west-1a"}',
+      },
+      {
+        ActivityId: '0d9e8f7a-6b5c-4d3e-2f1a-0b9c8d7e6f5a',
+        Description: 'Launching a new EC2 instance.  Status Reason: Your Spot request price of 0.002 is lower than the minimum required Spot request fulfillment price of 0.0042. Launching EC2 instance failed.',
+        AutoScalingGroupName: 'batch-asg',
+        Cause: 'At 2026-11-20T10:02:11Z a user request update of AutoScalingGroup constraints to min: 1, max: 6, desired: 2 changing the desired capacity from 0 to 2.  At 2026-11-20T10:02:14Z an instance was started in response to a difference between desired and actual capacity, increasing the capacity from 0 to 2.',
+        StartTime: '2026-11-20T10:02:16.204Z',
+        EndTime: '2026-11-20T10:02:16Z',
+        StatusCode: 'Failed',
+        StatusMessage: 'Your Spot request price of 0.002 is lower than the minimum required Spot request fulfillment price of 0.0042. Launching EC2 instance failed.',
+        Progress: 100,
+        Details: '{"Subnet ID":"subnet-0f1e2d3c","Availability Zone":"eu-west-1a"}',
+      },
+    ];
+    const { steps, unparsed } = stepsFromScalingActivities(acts as never);
     expect(unparsed).toBe(0);
     expect(steps.map((s) => [s.kind, s.instanceId, s.reason])).toEqual([
-      ['instance-launched', 'i-0d44425630326060f', 'update-constraints'],
+      ['instance-launched', 'i-0a1b2c3d4e5f60718', 'update-constraints'],
       ['launch-failed', undefined, 'update-constraints'],
     ]);
-    expect(steps[1].summary).toContain('Your Spot request price of 0.001 is lower than the minimum required');
+    expect(steps[1].summary).toContain('Your Spot request price of 0.002 is lower than the minimum required');
     // the raw text stays beside the parsed reason
-    expect(steps[0].raw).toContain('a user request update of AutoScalingGroup constraints to min: 0, max: 16, desired: 16');
+    expect(steps[0].raw).toContain('a user request update of AutoScalingGroup constraints to min: 0, max: 8, desired: 4');
   });
 });
 

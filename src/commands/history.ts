@@ -1,5 +1,6 @@
 // casdoctor history: gather once (events, objects, the autoscalers' logs, ASG activities, CloudTrail), then the pure
 // history (src/simulate/history) tells a node's life, a pod's wait or the groups' window; rendered as a table or JSON.
+import type { RawInputs } from '../model/snapshot.js';
 import { InputError, UsageError } from '../model/errors.js';
 import type { HistorySourceStatus, HistoryStep } from '../model/history.js';
 import { parseGoDuration } from '../model/duration.js';
@@ -49,6 +50,15 @@ function sourceJson(s: HistorySourceStatus) {
   return { ...rest, ...(from !== undefined ? { from: iso(from) } : {}), ...(to !== undefined ? { to: iso(to) } : {}) };
 }
 
+/** The dump's own time: the newest of its record, CA's status, events, CA's and Karpenter's log lines. */
+async function dumpNow(raw: RawInputs): Promise<{ at: number; from: string } | undefined> {
+  const { dumpTime } = await import('../simulate/dump-time.js');
+  const d = dumpTime(raw);
+  let best = d ? { at: d.at.getTime(), from: d.from } : undefined;
+  for (const k of raw.karpenterLogs ?? []) if (k.lastTime !== undefined && (!best || k.lastTime > best.at)) best = { at: k.lastTime, from: "Karpenter's log" };
+  return best;
+}
+
 export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResult> {
   const output = requireOutput(o.output, ['table', 'wide', 'json', 'yaml'], 'history');
   const given = [o.node && '--node', o.pod && '--pod'].filter(Boolean);
@@ -71,18 +81,11 @@ export async function runHistory(o: HistoryOptions, deps: Deps): Promise<RunResu
       : await gatherInputs({ ...o, caLogSince: `${windowSeconds}s` }, { ...deps, liveOverrides: { ...(deps.liveOverrides ?? {}), karpenterLogSinceSeconds: windowSeconds } });
   for (const j of journals) await readJournal(j, raw);
   // a dump's story ends when the dump was taken, not at the wall clock (as every command reads --from; --now overrides)
-  let nowFrom: string | undefined;
-  if (o.now === undefined && o.from.length > 0) {
-    const { dumpTime } = await import('../simulate/dump-time.js');
-    const d = dumpTime(raw);
-    let at = d?.at.getTime();
-    nowFrom = d?.from;
-    for (const k of raw.karpenterLogs ?? [])
-      if (k.lastTime !== undefined && (at === undefined || k.lastTime > at)) [at, nowFrom] = [k.lastTime, "Karpenter's log"];
-    if (at !== undefined) {
-      now = new Date(at);
-      since = parseSince(o.since ?? '6h', now);
-    }
+  const dump = o.now === undefined && o.from.length > 0 ? await dumpNow(raw) : undefined;
+  const nowFrom = dump?.from;
+  if (dump) {
+    now = new Date(dump.at);
+    since = parseSince(o.since ?? '6h', now);
   }
   if (o.from.length === 0) {
     const { gatherHistoryLive } = await import('../gather/live-history.js');

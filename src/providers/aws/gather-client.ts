@@ -519,3 +519,17 @@ export function awsProfileDefined(profile: string): boolean {
   };
   return sections(config).some((n) => n === `profile ${profile}` || n === profile) || sections(credentials).includes(profile);
 }
+
+/**
+ * An EC2 client for one gathering call, bounded like every other (timeout, response bytes, page budget): the SDK loads
+ * here, lazily, and the CallBook records what was asked and what was denied.
+ */
+export async function ec2Session(opts: AwsClientOptions & { region: string }) {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const ec2 = await import('@aws-sdk/client-ec2');
+  const limits = liveLimits(opts.limits);
+  const client = new ec2.EC2Client(await awsClientConfig(opts));
+  boundAwsClient(client, { timeoutMs: opts.requestTimeoutMs, maxBytes: limits.maxResponseBytes });
+  const book = new CallBook(opts.region, (s) => endpointFor(opts, s), opts.profile ?? process.env.AWS_PROFILE, limits.maxAwsPages);
+  return { ec2, client, limits, book };
+}

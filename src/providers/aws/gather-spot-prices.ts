@@ -5,9 +5,8 @@
 import type { Ec2SpotPrice } from '../../model/aws.js';
 import { emptyInputs, type RawInputs } from '../../model/snapshot.js';
 import type { AwsGatherOptions } from './gather.js';
-import { awsClientConfig, boundAwsClient, CallBook, endpointFor, toAwsJson } from './gather-client.js';
+import { ec2Session, toAwsJson } from './gather-client.js';
 import { EnvironmentError, LimitExceededError } from '../../gather/errors.js';
-import { liveLimits } from '../../gather/live-limits.js';
 import { MAX_SPOT_ROWS } from '../../gather/spot-prices.js';
 
 /** DescribeSpotPriceHistory MaxResults maximum (Karpenter asks 2000; EC2 documents 1000). */
@@ -15,12 +14,7 @@ const SPOT_PAGE_SIZE = 1000;
 const ACTION = 'ec2:DescribeSpotPriceHistory';
 
 export async function gatherSpotPrices(opts: AwsGatherOptions & { now: Date }): Promise<RawInputs> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const ec2 = await import('@aws-sdk/client-ec2');
-  const limits = liveLimits(opts.limits);
-  const client = new ec2.EC2Client(await awsClientConfig(opts));
-  boundAwsClient(client, { timeoutMs: opts.requestTimeoutMs, maxBytes: limits.maxResponseBytes });
-  const book = new CallBook(opts.region, (s) => endpointFor(opts, s), opts.profile ?? process.env.AWS_PROFILE, limits.maxAwsPages);
+  const { ec2, client, book } = await ec2Session(opts);
   const inputs = emptyInputs();
   opts.onProgress?.(`aws: reading spot prices in ${opts.region}…`);
   let rows: Ec2SpotPrice[] | undefined;

@@ -15,7 +15,7 @@ import type {
 import { emptyInputs, type RawInputs } from '../../model/snapshot.js';
 import { EnvironmentError } from '../../gather/errors.js';
 import { type LiveLimits, liveLimits } from '../../gather/live-limits.js';
-import { ACTION_KIND, awsClientConfig, boundAwsClient, CallBook, chunks, endpointFor, listScope, mapLimit, toAwsJson } from './gather-client.js';
+import { ACTION_KIND, awsClientConfig, ec2Session, boundAwsClient, CallBook, chunks, endpointFor, listScope, mapLimit, toAwsJson } from './gather-client.js';
 
 export interface AwsGatherOptions {
   region: string;
@@ -248,12 +248,7 @@ const OFFERINGS_PAGE_SIZE = 1000;
  * pkg/providers/instancetype/offering). Bounded like every other call: pages of 1,000, the page budget, a gap on denial.
  */
 export async function gatherInstanceTypeOfferings(opts: AwsGatherOptions & { zones: readonly string[] }): Promise<RawInputs> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const ec2 = await import('@aws-sdk/client-ec2');
-  const limits = liveLimits(opts.limits);
-  const client = new ec2.EC2Client(await awsClientConfig(opts));
-  boundAwsClient(client, { timeoutMs: opts.requestTimeoutMs, maxBytes: limits.maxResponseBytes });
-  const book = new CallBook(opts.region, (s) => endpointFor(opts, s), opts.profile ?? process.env.AWS_PROFILE, limits.maxAwsPages);
+  const { ec2, client, book } = await ec2Session(opts);
   const inputs = emptyInputs();
   const action = 'ec2:DescribeInstanceTypeOfferings';
   const zones = [...new Set(opts.zones)].sort();
